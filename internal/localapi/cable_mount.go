@@ -1,0 +1,64 @@
+package localapi
+
+import (
+	"github.com/fibegg/fibe/internal/localapi/cable"
+)
+
+// cableMount is the /cable endpoint (ActionCable log streams).
+type cableMount = *cable.Server
+
+// mountCable builds the stream server over this emulator's keys, stream
+// tokens and playgrounds.
+func (s *Server) mountCable() cableMount {
+	return cable.New(cable.Config{
+		ValidKey: s.validKey,
+		ValidToken: func(token string) bool {
+			ok := false
+			_ = s.store.update(s.now(), func(st *state) bool {
+				exp, found := st.CableTokens[tokenHash(token)]
+				ok = found && s.now().Before(exp)
+				return false
+			})
+			return ok
+		},
+		Lookup: func(ref string) (int64, []string, bool) {
+			var (
+				id       int64
+				services []string
+				ok       bool
+			)
+			_ = s.store.update(s.now(), func(st *state) bool {
+				pg := st.findPlayground(ref)
+				if pg == nil {
+					return false
+				}
+				id, ok = pg.ID, true
+				if ps := playspecByID(pg.PlayspecID); ps != nil {
+					services = ps.serviceNames()
+				}
+				return false
+			})
+			return id, services, ok
+		},
+		Seed: s.cfg.Seed,
+		Now:  s.cfg.Now,
+		Logf: s.cfg.Logf,
+	})
+}
+
+// applyCableFaults hands the cable-* chaos keys to the stream server.
+func (s *Server) applyCableFaults(f cableFaults) {
+	if s.cable == nil {
+		return
+	}
+	s.cable.SetFaults(cable.Faults{
+		ExpireOnce: f.ExpireOnce, ExpireRate: f.ExpireRate, ExpireBurst: f.ExpireBurst,
+		DropRate: f.DropRate, DropAfter: f.DropAfter, RejectRate: f.RejectRate, NoPing: f.NoPing,
+	})
+}
+
+func (s *Server) closeCable() {
+	if s.cable != nil {
+		s.cable.Close()
+	}
+}

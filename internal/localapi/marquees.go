@@ -1,0 +1,249 @@
+package localapi
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// marquee is a host that runs playgrounds. The SSH private key sent on
+// create or update is write-only: only the fact that one is set is kept.
+type marquee struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Host      string    `json:"host"`
+	Port      int       `json:"port"`
+	User      string    `json:"user"`
+	HasSSHKey bool      `json:"has_ssh_key,omitempty"`
+	PaidUntil time.Time `json:"paid_until"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// funded: paid for today.
+func (m *marquee) funded(now time.Time) bool { return now.Before(m.PaidUntil) }
+
+func (st *state) findMarquee(ref string) *marquee {
+	for _, m := range st.Marquees {
+		if m.Name == ref || (isNumeric(ref) && strconv.FormatInt(m.ID, 10) == ref) {
+			return m
+		}
+	}
+	return nil
+}
+
+func (st *state) marqueeByID(id int64) *marquee {
+	for _, m := range st.Marquees {
+		if m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+// defaultMarquee hosts playgrounds created without a marquee_id: `local`,
+// or else the first marquee.
+func (st *state) defaultMarquee() *marquee {
+	if m := st.findMarquee("local"); m != nil {
+		return m
+	}
+	if len(st.Marquees) > 0 {
+		return st.Marquees[0]
+	}
+	return nil
+}
+
+func (rc *reqCtx) pathMarquee() (*marquee, *reply) {
+	m := rc.st.findMarquee(rc.param(0))
+	if m == nil {
+		return nil, notFound("marquee " + strconv.Quote(rc.param(0)))
+	}
+	return m, nil
+}
+
+func (s *Server) listMarquees(rc *reqCtx) *reply {
+	page, perPage, bad := pageParams(rc.c.query)
+	if bad != nil {
+		return bad
+	}
+	name := strings.ToLower(rc.c.query.Get("name"))
+	var items []marqueeView
+	for _, m := range rc.st.Marquees {
+		if name == "" || strings.Contains(m.Name, name) {
+			items = append(items, marqueeViewOf(m, rc.now))
+		}
+	}
+	return paginate(items, page, perPage)
+}
+
+func (s *Server) getMarquee(rc *reqCtx) *reply {
+	m, r := rc.pathMarquee()
+	if r != nil {
+		return r
+	}
+	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now))
+}
+
+// marqueeFields reads the writable fields into m (create and update).
+func marqueeFields(obj map[string]any, m *marquee) *reply {
+	if host, ok, r := str(obj, "host"); r != nil {
+		return r
+	} else if ok {
+		if strings.TrimSpace(host) == "" || strings.ContainsAny(host, " /@") {
+			return invalid("host", "is invalid")
+		}
+		m.Host = host
+	}
+	if port, ok, r := integer(obj, "port"); r != nil {
+		return r
+	} else if ok {
+		if port < 1 || port > 65535 {
+			return invalid("port", "must be between 1 and 65535")
+		}
+		m.Port = int(port)
+	}
+	if user, ok, r := str(obj, "user"); r != nil {
+		return r
+	} else if ok {
+		if strings.TrimSpace(user) == "" {
+			return invalid("user", "can't be blank")
+		}
+		m.User = user
+	}
+	if key, ok, r := str(obj, "ssh_private_key"); r != nil {
+		return r
+	} else if ok {
+		m.HasSSHKey = strings.TrimSpace(key) != ""
+	}
+	return nil
+}
+
+func (s *Server) createMarquee(rc *reqCtx) *reply {
+	obj, r := rc.object("marquee")
+	if r != nil {
+		return r
+	}
+	name, _, r := str(obj, "name")
+	if r != nil {
+		return r
+	}
+	if r := validateName(name); r != nil {
+		return r
+	}
+	if rc.st.findMarquee(name) != nil {
+		return invalid("name", "has already been taken")
+	}
+	m := &marquee{Name: name, Port: 22, User: "root", PaidUntil: rc.now.AddDate(0, 1, 0), CreatedAt: rc.now, UpdatedAt: rc.now}
+	if r := marqueeFields(obj, m); r != nil {
+		return r
+	}
+	if m.Host == "" {
+		return invalid("host", "can't be blank")
+	}
+	rc.st.NextMarqueeID++
+	m.ID = rc.st.NextMarqueeID
+	rc.st.Marquees = append(rc.st.Marquees, m)
+	rc.st.Stats.Creates[name]++
+	out := jsonReply(http.StatusCreated, marqueeViewOf(m, rc.now))
+	out.header.Set("Location", "/api/marquees/"+strconv.FormatInt(m.ID, 10))
+	return out
+}
+
+func (s *Server) updateMarquee(rc *reqCtx) *reply {
+	m, r := rc.pathMarquee()
+	if r != nil {
+		return r
+	}
+	obj, r := rc.object("marquee")
+	if r != nil {
+		return r
+	}
+	name, hasName, r := str(obj, "name")
+	if r != nil {
+		return r
+	}
+	if hasName && name != m.Name {
+		if r := validateName(name); r != nil {
+			return r
+		}
+		if rc.st.findMarquee(name) != nil {
+			return invalid("name", "has already been taken")
+		}
+	}
+	updated := *m
+	if r := marqueeFields(obj, &updated); r != nil {
+		return r
+	}
+	if hasName {
+		updated.Name = name
+	}
+	updated.UpdatedAt = rc.now
+	*m = updated
+	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now))
+}
+
+// deleteMarquee refuses while playgrounds still live on the marquee.
+func (s *Server) deleteMarquee(rc *reqCtx) *reply {
+	m, r := rc.pathMarquee()
+	if r != nil {
+		return r
+	}
+	n := 0
+	for _, pg := range rc.st.Playgrounds {
+		if pg.MarqueeID == m.ID {
+			n++
+		}
+	}
+	if n > 0 {
+		return conflict("marquee "+m.Name+" still hosts "+itoa(n)+" playground(s)", "marquee_in_use",
+			map[string]any{"playgrounds": n})
+	}
+	rc.st.Marquees = slices.DeleteFunc(rc.st.Marquees, func(x *marquee) bool { return x == m })
+	return newReply(http.StatusNoContent)
+}
+
+func (s *Server) testMarqueeConnection(rc *reqCtx) *reply {
+	m, r := rc.pathMarquee()
+	if r != nil {
+		return r
+	}
+	op := rc.newOp(opConnectionTest, connTime)
+	op.MarqueeID = m.ID
+	return rc.accepted(op)
+}
+
+func (s *Server) newMarqueeSSHKey(rc *reqCtx) *reply {
+	m, r := rc.pathMarquee()
+	if r != nil {
+		return r
+	}
+	rc.st.KeySerial++
+	op := rc.newOp(opSSHKey, sshKeyTime)
+	op.MarqueeID, op.KeySerial = m.ID, rc.st.KeySerial
+	return rc.accepted(op)
+}
+
+// connectionTest fails for hosts under .invalid, the reserved TLD.
+func connectionTest(m *marquee) map[string]any {
+	target := m.User + "@" + m.Host + ":" + itoa(m.Port)
+	if strings.HasSuffix(m.Host, ".invalid") {
+		return map[string]any{"ok": false, "message": "could not connect to " + target + ": no such host"}
+	}
+	return map[string]any{"ok": true, "message": "connected to " + target}
+}
+
+// publicKey makes a well-formed, deterministic ed25519 public key line.
+func publicKey(m *marquee, serial int64) string {
+	seed := sha256.Sum256([]byte(m.Name + "/" + strconv.FormatInt(serial, 10)))
+	const algo = "ssh-ed25519"
+	blob := binary.BigEndian.AppendUint32(nil, uint32(len(algo)))
+	blob = append(blob, algo...)
+	blob = binary.BigEndian.AppendUint32(blob, uint32(len(seed)))
+	blob = append(blob, seed[:]...)
+	return algo + " " + base64.StdEncoding.EncodeToString(blob) + " fibe@" + m.Name
+}

@@ -1,0 +1,330 @@
+package localapi
+
+import (
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// playground is the stored form; playgroundView is what the API shows.
+type playground struct {
+	ID                 int64             `json:"id"`
+	Name               string            `json:"name"`
+	Status             string            `json:"status"`
+	MarqueeID          int64             `json:"marquee_id"`
+	PlayspecID         int64             `json:"playspec_id"`
+	EnvOverrides       map[string]string `json:"env_overrides,omitempty"`
+	StateReason        string            `json:"state_reason,omitempty"`
+	StateReasons       []string          `json:"state_reasons,omitempty"`
+	ErrorMessage       string            `json:"error_message,omitempty"`
+	ErrorStep          string            `json:"error_step,omitempty"`
+	ErrorStepLabel     string            `json:"error_step_label,omitempty"`
+	ErrorDetails       map[string]any    `json:"error_details,omitempty"`
+	FailureDiagnostics map[string]any    `json:"failure_diagnostics,omitempty"`
+	BuildStatuses      []buildStatus     `json:"build_statuses,omitempty"`
+	Maintenance        bool              `json:"maintenance,omitempty"`
+	ExpiresAt          time.Time         `json:"expires_at"`
+	CreatedAt          time.Time         `json:"created_at"`
+	UpdatedAt          time.Time         `json:"updated_at"`
+	ReadyAt            time.Time         `json:"ready_at"` // when `creating` turns `running`
+}
+
+// Platform durations at speed 1; Config.Speed divides them.
+const (
+	provisionTime   = 3 * time.Second
+	defaultLifetime = 24 * time.Hour
+)
+
+// Names are lowercase DNS labels; an all-digit name would read as an id.
+var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+
+func validateName(name string) *reply {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return invalid("name", "can't be blank")
+	case !namePattern.MatchString(name) || isNumeric(name):
+		return invalid("name", "is invalid (lowercase letters, digits and hyphens, not only digits, at most 63)")
+	}
+	return nil
+}
+
+func (st *state) findPlayground(ref string) *playground {
+	for _, pg := range st.Playgrounds {
+		if pg.Name == ref || (isNumeric(ref) && strconv.FormatInt(pg.ID, 10) == ref) {
+			return pg
+		}
+	}
+	return nil
+}
+
+func (st *state) playgroundByID(id int64) *playground {
+	for _, pg := range st.Playgrounds {
+		if pg.ID == id {
+			return pg
+		}
+	}
+	return nil
+}
+
+// pathPlayground resolves the {id} of the path, or answers 404.
+func (rc *reqCtx) pathPlayground() (*playground, *reply) {
+	pg := rc.st.findPlayground(rc.param(0))
+	if pg == nil {
+		return nil, notFound("playground " + strconv.Quote(rc.param(0)))
+	}
+	return pg, nil
+}
+
+// requireFunded answers 402 for work on a marquee that has not paid.
+func (rc *reqCtx) requireFunded(marqueeID int64) *reply {
+	m := rc.st.marqueeByID(marqueeID)
+	if m == nil || m.funded(rc.now) {
+		return nil
+	}
+	return errReply(http.StatusPaymentRequired, codeNotFunded,
+		"marquee "+m.Name+" is not funded: top up to continue",
+		map[string]any{"marquee_id": m.ID, "marquee": m.Name, "paid_until": m.PaidUntil})
+}
+
+func (s *Server) listPlaygrounds(rc *reqCtx) *reply {
+	page, perPage, bad := pageParams(rc.c.query)
+	if bad != nil {
+		return bad
+	}
+	status, name := rc.c.query.Get("status"), strings.ToLower(rc.c.query.Get("name"))
+	var items []playgroundView
+	for _, pg := range rc.st.Playgrounds {
+		if status != "" && pg.Status != status {
+			continue
+		}
+		if name != "" && !strings.Contains(pg.Name, name) {
+			continue
+		}
+		items = append(items, rc.st.playgroundView(pg))
+	}
+	return paginate(items, page, perPage)
+}
+
+func (s *Server) getPlayground(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
+}
+
+func (s *Server) createPlayground(rc *reqCtx) *reply {
+	obj, r := rc.object("playground")
+	if r != nil {
+		return r
+	}
+	name, _, r := str(obj, "name")
+	if r != nil {
+		return r
+	}
+	if r := validateName(name); r != nil {
+		return r
+	}
+	if rc.st.findPlayground(name) != nil {
+		return invalid("name", "has already been taken")
+	}
+	psRef, ok, r := ref(obj, "playspec_id")
+	if r != nil {
+		return r
+	}
+	if !ok {
+		return invalid("playspec_id", "can't be blank")
+	}
+	ps := findPlayspec(psRef)
+	if ps == nil {
+		return invalid("playspec_id", "does not exist (known: web, broken)")
+	}
+	mqRef, ok, r := ref(obj, "marquee_id")
+	if r != nil {
+		return r
+	}
+	m := rc.st.defaultMarquee()
+	if ok {
+		m = rc.st.findMarquee(mqRef)
+	}
+	if m == nil {
+		return invalid("marquee_id", "does not exist")
+	}
+	env, _, r := stringMap(obj, "env_overrides")
+	if r != nil {
+		return r
+	}
+	if r := rc.requireFunded(m.ID); r != nil {
+		return r
+	}
+
+	rc.st.NextPlaygroundID++
+	pg := &playground{
+		ID: rc.st.NextPlaygroundID, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.ID,
+		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
+		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
+	}
+	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
+	rc.st.Stats.Creates[name]++
+	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg))
+	out.header.Set("Location", "/api/playgrounds/"+strconv.FormatInt(pg.ID, 10))
+	return out
+}
+
+func (s *Server) updatePlayground(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	obj, r := rc.object("playground")
+	if r != nil {
+		return r
+	}
+	name, hasName, r := str(obj, "name")
+	if r != nil {
+		return r
+	}
+	if hasName && name != pg.Name {
+		if r := validateName(name); r != nil {
+			return r
+		}
+		if rc.st.findPlayground(name) != nil {
+			return invalid("name", "has already been taken")
+		}
+	}
+	env, hasEnv, r := stringMap(obj, "env_overrides")
+	if r != nil {
+		return r
+	}
+	if hasName {
+		pg.Name = name
+	}
+	if hasEnv {
+		pg.EnvOverrides = env
+	}
+	pg.UpdatedAt = rc.now
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
+}
+
+// deletePlayground removes it at once (204); an operation still running on
+// it ends in error when it comes due.
+func (s *Server) deletePlayground(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	rc.st.Playgrounds = slices.DeleteFunc(rc.st.Playgrounds, func(p *playground) bool { return p == pg })
+	return newReply(http.StatusNoContent)
+}
+
+func (s *Server) playgroundStatus(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	return jsonReply(http.StatusOK, rc.st.playgroundStatusView(pg))
+}
+
+func (s *Server) playgroundAction(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	kind, _, r := str(rc.body, "action_type")
+	if r != nil {
+		return r
+	}
+	spec, known := actions[kind]
+	if kind == "" {
+		return invalid("action_type", "can't be blank")
+	}
+	if !known {
+		return invalid("action_type", "is not included in the list ("+strings.Join(actionNames(), ", ")+")")
+	}
+	force, r := boolean(rc.body, "force")
+	if r != nil {
+		return r
+	}
+	if r := rc.requireFunded(pg.MarqueeID); r != nil {
+		return r
+	}
+	if busy := rc.st.activeAction(pg.ID); busy != nil {
+		return conflict("another operation ("+busy.Kind+") is running on playground "+pg.Name,
+			"operation_in_progress", map[string]any{"request_id": busy.ID, "action_type": busy.Kind})
+	}
+	op := rc.newOp(kind, spec.duration)
+	op.PlaygroundID, op.MarqueeID, op.Force = pg.ID, pg.MarqueeID, force
+	// An action on a playground still being created waits for it.
+	if pg.Status == "creating" && op.StartAt.Before(pg.ReadyAt) {
+		op.DoneAt = pg.ReadyAt.Add(op.DoneAt.Sub(op.StartAt))
+		op.StartAt = pg.ReadyAt
+	}
+	return rc.accepted(op)
+}
+
+func (s *Server) refreshPlaygroundStatus(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	op := rc.newOp(opRefreshStatus, refreshTime)
+	op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
+	return rc.accepted(op)
+}
+
+func (s *Server) extendPlayground(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	hours, ok, r := integer(rc.body, "duration_hours")
+	if r != nil {
+		return r
+	}
+	if !ok {
+		return invalid("duration_hours", "can't be blank")
+	}
+	if hours < 1 || hours > 720 {
+		return invalid("duration_hours", "must be between 1 and 720")
+	}
+	if r := rc.requireFunded(pg.MarqueeID); r != nil {
+		return r
+	}
+	base := pg.ExpiresAt
+	if base.Before(rc.now) {
+		base = rc.now
+	}
+	pg.ExpiresAt = base.Add(time.Duration(hours) * time.Hour)
+	pg.UpdatedAt = rc.now
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
+}
+
+func (s *Server) playgroundLogs(rc *reqCtx) *reply {
+	pg, r := rc.pathPlayground()
+	if r != nil {
+		return r
+	}
+	service, hasService, r := str(rc.body, "service")
+	if r != nil {
+		return r
+	}
+	if ps := playspecByID(pg.PlayspecID); hasService && service != "" && ps != nil && !ps.hasService(service) {
+		return invalid("service", "is not a service of this playground ("+strings.Join(ps.serviceNames(), ", ")+")")
+	}
+	tail, hasTail, r := integer(rc.body, "tail")
+	if r != nil {
+		return r
+	}
+	if !hasTail {
+		tail = 100
+	}
+	if tail < 1 || tail > 10000 {
+		return invalid("tail", "must be between 1 and 10000")
+	}
+	op := rc.newOp(opLogs, logsTime)
+	op.PlaygroundID, op.MarqueeID, op.Service, op.Tail = pg.ID, pg.MarqueeID, service, int(tail)
+	return rc.accepted(op)
+}

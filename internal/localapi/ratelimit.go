@@ -1,0 +1,103 @@
+package localapi
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// rateWindow is a fixed window of requests for one key.
+type rateWindow struct {
+	Start time.Time `json:"start"`
+	Count int       `json:"count"`
+}
+
+// rateStatus is what the X-RateLimit-* headers report.
+type rateStatus struct {
+	limit     int
+	remaining int
+	reset     time.Time
+	exceeded  bool
+}
+
+// rateLimit counts one request against bucket. Requests to /_local do not
+// consume (consume=false) but still report the window.
+func (st *state) rateLimit(bucket string, now time.Time, limit int, window time.Duration, consume bool) rateStatus {
+	w := st.Rate[bucket]
+	if w == nil || !now.Before(w.Start.Add(window)) {
+		w = &rateWindow{Start: now}
+		st.Rate[bucket] = w
+	}
+	rs := rateStatus{limit: limit, reset: w.Start.Add(window)}
+	if consume {
+		if w.Count >= limit {
+			rs.exceeded = true
+		} else {
+			w.Count++
+		}
+	}
+	rs.remaining = max(limit-w.Count, 0)
+	return rs
+}
+
+// setHeaders writes the X-RateLimit-* headers spelled as documented (Go
+// would canonicalise them to X-Ratelimit-*; readers match either way).
+func (rs rateStatus) setHeaders(h http.Header) {
+	h["X-RateLimit-Limit"] = []string{strconv.Itoa(rs.limit)}
+	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(rs.remaining)}
+	h["X-RateLimit-Reset"] = []string{strconv.FormatInt(ceilUnix(rs.reset), 10)}
+}
+
+func ceilUnix(t time.Time) int64 {
+	if t.Nanosecond() > 0 {
+		return t.Unix() + 1
+	}
+	return t.Unix()
+}
+
+func rateLimited(rs rateStatus, now time.Time) *reply {
+	wait := int(math.Ceil(rs.reset.Sub(now).Seconds()))
+	r := errReply(http.StatusTooManyRequests, codeRateLimited, "rate limit exceeded",
+		map[string]any{"limit": rs.limit, "retry_after": max(wait, 1)})
+	r.header.Set("Retry-After", strconv.Itoa(max(wait, 1)))
+	return r
+}
+
+// bearerKey returns the key of an "Authorization: Bearer" header, or "".
+func bearerKey(h http.Header) string {
+	v := h.Get("Authorization")
+	scheme, key, ok := strings.Cut(v, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(key)
+}
+
+// bucketOf names a key's rate window and idempotency namespace without
+// storing the key itself.
+func bucketOf(key string) string {
+	if key == "" {
+		return "anonymous"
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "key_" + hex.EncodeToString(sum[:8])
+}
+
+func (s *Server) validKey(key string) bool {
+	return key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.APIKey)) == 1
+}
+
+func unauthorized(key string) *reply {
+	msg := "invalid API key"
+	if key == "" {
+		msg = "missing API key: send Authorization: Bearer <key>"
+	}
+	r := errReply(http.StatusUnauthorized, codeUnauthorized, msg, nil)
+	r.header.Set("WWW-Authenticate", `Bearer realm="fibe"`)
+	return r
+}

@@ -1,0 +1,135 @@
+package localapi
+
+import (
+	"net/url"
+	"strings"
+)
+
+// handlerFunc answers one request; it runs with the state locked.
+type handlerFunc func(rc *reqCtx) *reply
+
+type route struct {
+	method  string
+	pattern string // "/api/playgrounds/{id}"; also the label in stats
+	segs    []string
+	h       handlerFunc
+}
+
+func (r *route) label() string { return r.method + " " + r.pattern }
+
+// api reports whether the route belongs to the emulated API (chaos,
+// idempotency) rather than to the emulator's own /_local controls.
+func (r *route) api() bool { return strings.HasPrefix(r.pattern, "/api/") }
+
+func (r *route) mutation() bool { return isMutation(r.method) }
+
+func isMutation(method string) bool {
+	switch method {
+	case "POST", "PUT", "PATCH", "DELETE":
+		return true
+	}
+	return false
+}
+
+type router struct{ routes []*route }
+
+func (rt *router) add(method, pattern string, h handlerFunc) {
+	rt.routes = append(rt.routes, &route{method: method, pattern: pattern, segs: splitPath(pattern), h: h})
+}
+
+// match finds the route for method and escaped path. It returns the path
+// parameters, or pathKnown when only the method is wrong (405).
+func (rt *router) match(method, escapedPath string) (r *route, params []string, pathKnown bool) {
+	segs, ok := unescapeSegments(escapedPath)
+	if !ok {
+		return nil, nil, false
+	}
+	for _, cand := range rt.routes {
+		p, ok := matchSegs(cand.segs, segs)
+		if !ok {
+			continue
+		}
+		if cand.method == method {
+			return cand, p, true
+		}
+		pathKnown = true
+	}
+	return nil, nil, pathKnown
+}
+
+func matchSegs(pattern, segs []string) ([]string, bool) {
+	if len(pattern) != len(segs) {
+		return nil, false
+	}
+	var params []string
+	for i, p := range pattern {
+		if strings.HasPrefix(p, "{") {
+			if segs[i] == "" {
+				return nil, false
+			}
+			params = append(params, segs[i])
+			continue
+		}
+		if p != segs[i] {
+			return nil, false
+		}
+	}
+	return params, true
+}
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// unescapeSegments splits before unescaping, so a name holding an escaped
+// slash stays one segment.
+func unescapeSegments(escaped string) ([]string, bool) {
+	raw := splitPath(escaped)
+	out := make([]string, len(raw))
+	for i, s := range raw {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = u
+	}
+	return out, true
+}
+
+func (s *Server) routes() *router {
+	rt := &router{}
+	rt.add("GET", "/api/me", s.getMe)
+	rt.add("GET", "/api/cable_url", s.getCableURL)
+
+	rt.add("GET", "/api/playgrounds", s.listPlaygrounds)
+	rt.add("POST", "/api/playgrounds", s.createPlayground)
+	rt.add("GET", "/api/playgrounds/{id}", s.getPlayground)
+	rt.add("PATCH", "/api/playgrounds/{id}", s.updatePlayground)
+	rt.add("PUT", "/api/playgrounds/{id}", s.updatePlayground)
+	rt.add("DELETE", "/api/playgrounds/{id}", s.deletePlayground)
+	rt.add("POST", "/api/playgrounds/{id}/operations", s.playgroundAction)
+	rt.add("GET", "/api/playgrounds/{id}/status", s.playgroundStatus)
+	rt.add("POST", "/api/playgrounds/{id}/status", s.refreshPlaygroundStatus)
+	rt.add("POST", "/api/playgrounds/{id}/expiration", s.extendPlayground)
+	rt.add("POST", "/api/playgrounds/{id}/logs", s.playgroundLogs)
+
+	rt.add("GET", "/api/marquees", s.listMarquees)
+	rt.add("POST", "/api/marquees", s.createMarquee)
+	rt.add("GET", "/api/marquees/{id}", s.getMarquee)
+	rt.add("PATCH", "/api/marquees/{id}", s.updateMarquee)
+	rt.add("PUT", "/api/marquees/{id}", s.updateMarquee)
+	rt.add("DELETE", "/api/marquees/{id}", s.deleteMarquee)
+	rt.add("POST", "/api/marquees/{id}/connection_tests", s.testMarqueeConnection)
+	rt.add("POST", "/api/marquees/{id}/ssh_keys", s.newMarqueeSSHKey)
+
+	rt.add("GET", "/api/async_requests/{id}", s.getAsyncRequest)
+	rt.add("GET", altStatusPattern, s.getAsyncRequest)
+
+	rt.add("GET", "/_local/stats", s.getStats)
+	rt.add("POST", "/_local/chaos", s.postChaos)
+	return rt
+}

@@ -1,0 +1,162 @@
+package localapi
+
+import (
+	"sort"
+	"time"
+)
+
+// stateVersion changes when the file layout does; older files are reseeded.
+const stateVersion = 1
+
+// state is everything the emulator remembers. It is one JSON document so a
+// file-backed emulator can load, handle one request and save it whole.
+type state struct {
+	Version          int                    `json:"version"`
+	SeededAt         time.Time              `json:"seeded_at"`
+	NextPlaygroundID int64                  `json:"next_playground_id"`
+	NextMarqueeID    int64                  `json:"next_marquee_id"`
+	Marquees         []*marquee             `json:"marquees"`
+	Playgrounds      []*playground          `json:"playgrounds"`
+	Ops              map[string]*operation  `json:"operations"`
+	Idempotency      map[string]*idemEntry  `json:"idempotency"`
+	Rate             map[string]*rateWindow `json:"rate_limits"`
+	CableTokens      map[string]time.Time   `json:"cable_tokens"` // sha256 of token → expiry
+	Chaos            *chaosSetting          `json:"chaos,omitempty"`
+	KeySerial        int64                  `json:"key_serial"` // ssh keys minted so far
+	Stats            Stats                  `json:"stats"`
+}
+
+// chaosSetting is the last spec set through SetChaos, shared across processes.
+type chaosSetting struct {
+	Spec  string    `json:"spec"`
+	Since time.Time `json:"since"`
+}
+
+// Seed marquees: two funded, one whose paid_until is in the past.
+func seedState(now time.Time) *state {
+	st := &state{Version: stateVersion, SeededAt: now}
+	st.normalize()
+	funded := now.AddDate(0, 1, 0)
+	for _, m := range []struct {
+		name string
+		paid time.Time
+	}{
+		{"local", funded},
+		{"prod-eu", funded},
+		{"unpaid", now.AddDate(0, 0, -3)},
+	} {
+		st.NextMarqueeID++
+		st.Marquees = append(st.Marquees, &marquee{
+			ID: st.NextMarqueeID, Name: m.name, Host: m.name + ".fibe.test", Port: 22, User: "fibe",
+			PaidUntil: m.paid, CreatedAt: now, UpdatedAt: now,
+		})
+	}
+	return st
+}
+
+// normalize fills the maps a decoded or fresh state may lack.
+func (st *state) normalize() {
+	if st.Ops == nil {
+		st.Ops = map[string]*operation{}
+	}
+	if st.Idempotency == nil {
+		st.Idempotency = map[string]*idemEntry{}
+	}
+	if st.Rate == nil {
+		st.Rate = map[string]*rateWindow{}
+	}
+	if st.CableTokens == nil {
+		st.CableTokens = map[string]time.Time{}
+	}
+	st.Stats.init()
+}
+
+// retention bounds what the state keeps: finished operations and idempotency
+// entries live for a day, like the real API's cache, and at most maxKept of
+// each survive, so a long benchmark does not grow the state file without end.
+const (
+	retention = 24 * time.Hour
+	maxKept   = 2000
+)
+
+// settle applies every transition whose time has come, so progress is a
+// function of wall time and whichever process looks next sees it.
+func (st *state) settle(now time.Time) {
+	for _, pg := range st.Playgrounds {
+		if pg.Status == "creating" && !now.Before(pg.ReadyAt) {
+			pg.Status = "running"
+			pg.UpdatedAt = pg.ReadyAt
+		}
+	}
+	ops := make([]*operation, 0, len(st.Ops))
+	for _, op := range st.Ops {
+		if !op.Done {
+			ops = append(ops, op)
+		}
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i].StartAt.Before(ops[j].StartAt) })
+	for _, op := range ops {
+		if !op.Started && !now.Before(op.StartAt) {
+			op.Started = true
+			st.startOp(op)
+		}
+		if op.Started && !now.Before(op.DoneAt) {
+			op.Done = true
+			st.finishOp(op)
+		}
+	}
+	st.prune(now)
+}
+
+func (st *state) prune(now time.Time) {
+	for id, op := range st.Ops {
+		if op.Done && now.Sub(op.DoneAt) > retention {
+			delete(st.Ops, id)
+		}
+	}
+	for k, e := range st.Idempotency {
+		if now.Sub(e.CreatedAt) > retention {
+			delete(st.Idempotency, k)
+		}
+	}
+	for k, exp := range st.CableTokens {
+		if now.After(exp) {
+			delete(st.CableTokens, k)
+		}
+	}
+	for k, w := range st.Rate {
+		if now.Sub(w.Start) > retention {
+			delete(st.Rate, k)
+		}
+	}
+	if len(st.Ops) > maxKept {
+		dropOldest(st.Ops, maxKept, func(op *operation) (time.Time, bool) { return op.DoneAt, op.Done })
+	}
+	if len(st.Idempotency) > maxKept {
+		dropOldest(st.Idempotency, maxKept, func(e *idemEntry) (time.Time, bool) {
+			return e.CreatedAt, !now.Before(e.InFlightUntil)
+		})
+	}
+}
+
+// dropOldest removes the oldest removable entries of m until keep remain
+// (or nothing removable is left).
+func dropOldest[V any](m map[string]V, keep int, age func(V) (time.Time, bool)) {
+	type aged struct {
+		key string
+		at  time.Time
+	}
+	var cands []aged
+	for k, v := range m {
+		if at, ok := age(v); ok {
+			cands = append(cands, aged{k, at})
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].at.Before(cands[j].at) })
+	for _, c := range cands {
+		if len(m) <= keep {
+			return
+		}
+		delete(m, c.key)
+	}
+}
