@@ -1,0 +1,155 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// call runs a GET (or any request without a key) and decodes a 2xx JSON
+// body into out.
+func (c *Client) call(ctx context.Context, r *request, out any) (*Response, error) {
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := decode(resp, out); err != nil {
+		return resp.meta, err
+	}
+	return resp.meta, nil
+}
+
+// mutation is one logical mutation: the key is minted (or validated) once
+// here and every attempt and poll of the operation carries it.
+type mutation struct {
+	method, path string
+	body         any
+	resource     string                       // breaker resource, or
+	resolve      func(context.Context) string // how to learn it (after the key is validated)
+	mo           MutationOptions
+	wo           WaitOptions
+}
+
+// mutate sends a mutation and, on a 202, waits for the operation unless
+// NoWait. The success result (sync body or async result) is decoded into
+// out. With NoWait and a 202, out is untouched and Response.Accepted is set.
+func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, error) {
+	if err := checkKey(m.mo); err != nil {
+		return nil, err
+	}
+	key := m.mo.IdempotencyKey
+	if key == "" {
+		key = reliability.NewIdempotencyKey()
+	}
+	if m.resolve != nil {
+		m.resource = m.resolve(ctx)
+	}
+	resp, err := c.do(ctx, &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource})
+	if err != nil {
+		return nil, err
+	}
+	if resp.status != http.StatusAccepted {
+		return resp.meta, decode(resp, out)
+	}
+	h, err := accepted(resp)
+	if err != nil {
+		return resp.meta, err
+	}
+	c.trace.printf("accepted: request %s (%s)", oneLine(h.RequestID), oneLine(h.Status))
+	c.emit(Event{Kind: EventAccepted, Method: m.method, URL: m.path, RequestID: h.RequestID, Status: h.Status, Resource: m.resource})
+	if m.wo.NoWait {
+		return resp.meta, nil
+	}
+	result, _, err := c.waitAsync(ctx, h, key, m.resource, m.wo)
+	if err != nil {
+		return resp.meta, err
+	}
+	if out != nil && len(bytes.TrimSpace(result)) > 0 {
+		if err := json.Unmarshal(result, out); err != nil {
+			return resp.meta, &Error{Code: CodeInvalidResponse, Message: "async result is not the expected JSON: " + oneLine(err.Error()),
+				RequestID: h.RequestID, IdempotencyKey: key, Async: true, Err: err}
+		}
+	}
+	return resp.meta, nil
+}
+
+// decode reads a 2xx body into out; an empty body (204) leaves out as is.
+func decode(resp *response, out any) error {
+	if out == nil || len(bytes.TrimSpace(resp.body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(resp.body, out); err != nil {
+		return invalid(resp, fmt.Errorf("response body is not the expected JSON: %v", err))
+	}
+	return nil
+}
+
+type listEnvelope[T any] struct {
+	Data []T      `json:"data"`
+	Meta ListMeta `json:"meta"`
+}
+
+func listQuery(path string, o ListOptions) string {
+	q := url.Values{}
+	if o.Page > 0 {
+		q.Set("page", strconv.Itoa(o.Page))
+	}
+	if o.PerPage > 0 {
+		q.Set("per_page", strconv.Itoa(o.PerPage))
+	}
+	if o.Status != "" {
+		q.Set("status", o.Status)
+	}
+	if o.Name != "" {
+		q.Set("name", o.Name)
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// maxPages bounds ListAll against a server whose "total" never arrives.
+const maxPages = 1000
+
+func listAll[T any](ctx context.Context, o ListOptions, page func(context.Context, ListOptions) ([]T, *ListMeta, error)) ([]T, error) {
+	if o.Page <= 0 {
+		o.Page = 1
+	}
+	if o.PerPage <= 0 {
+		o.PerPage = 100
+	}
+	var all []T
+	for i := 0; i < maxPages; i++ {
+		items, meta, err := page(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, items...)
+		if len(items) == 0 || meta == nil || (meta.Total > 0 && len(all) >= meta.Total) || (meta.Total == 0 && len(items) < o.PerPage) {
+			return all, nil
+		}
+		o.Page++
+	}
+	return all, nil
+}
+
+func refPath(prefix, ref string) string { return prefix + "/" + url.PathEscape(ref) }
+
+// checkKey rejects a supplied Idempotency-Key that the contract forbids;
+// nothing is sent.
+func checkKey(mo MutationOptions) error {
+	if mo.IdempotencyKey == "" {
+		return nil
+	}
+	if err := reliability.ValidateIdempotencyKey(mo.IdempotencyKey); err != nil {
+		return &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package client
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// Client talks to one Fibe API. Every request goes through one retry loop
+// (see do) under the reliability policy. Safe for concurrent use.
+type Client struct {
+	Playgrounds *PlaygroundsService
+	Marquees    *MarqueesService
+	Async       *AsyncService
+
+	base      *url.URL
+	apiKey    string
+	userAgent string
+	http      *http.Client
+	policy    reliability.Policy
+	clock     reliability.Clock
+	rand      reliability.Rand
+	trusted   map[string]bool
+	onEvent   func(Event)
+	trace     *tracer
+
+	store    reliability.Store
+	breakers *reliability.Breakers
+	ledger   *reliability.Ledger
+	hostKey  string // the API host as used in state keys and the host resource
+
+	cacheMu sync.Mutex // serialises this process's marquee-cache writes
+}
+
+// New returns a Client for opts.BaseURL.
+func New(opts Options) (*Client, error) {
+	raw := strings.TrimSpace(opts.BaseURL)
+	if raw == "" {
+		raw = "https://fibe.gg"
+	}
+	base, err := url.Parse(raw)
+	if err != nil || base.Host == "" || (base.Scheme != "http" && base.Scheme != "https") {
+		return nil, fmt.Errorf("invalid API URL %q: want http(s)://host[:port]", opts.BaseURL)
+	}
+	base.Path = strings.TrimRight(base.Path, "/")
+	base.RawQuery, base.Fragment = "", ""
+
+	c := &Client{
+		base:      base,
+		apiKey:    opts.APIKey,
+		userAgent: opts.UserAgent,
+		policy:    opts.Policy.WithDefaults(),
+		clock:     opts.Clock,
+		rand:      opts.Rand,
+		onEvent:   opts.OnEvent,
+		trusted:   map[string]bool{},
+		hostKey:   base.Host,
+	}
+	if c.userAgent == "" {
+		c.userAgent = fmt.Sprintf("fibe-cli/dev (%s/%s)", runtime.GOOS, runtime.GOARCH)
+	}
+	if c.clock == nil {
+		c.clock = reliability.SystemClock()
+	}
+	for _, h := range opts.TrustedHosts {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			c.trusted[h] = true
+		}
+	}
+	if opts.Debug != nil {
+		c.trace = &tracer{w: opts.Debug}
+	}
+
+	rt := opts.Transport
+	if rt == nil {
+		rt = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	c.http = &http.Client{Transport: rt, CheckRedirect: c.checkRedirect}
+
+	c.store = opts.Store
+	if c.store == nil {
+		if opts.StateDir != "" {
+			c.store = reliability.NewFileStore(opts.StateDir)
+		} else {
+			c.store = reliability.NewMemoryStore()
+		}
+	}
+	c.breakers = reliability.NewBreakers(c.store, c.hostKey, c.policy, c.clock)
+	c.breakers.OnStateChange = c.breakerChanged
+	c.breakers.OnStoreError = func(err error) { c.trace.printf("state store error (breaker admits): %v", err) }
+	c.ledger = reliability.NewLedger(c.store, c.hostKey, c.policy, c.clock)
+
+	c.Playgrounds = &PlaygroundsService{c: c}
+	c.Marquees = &MarqueesService{c: c}
+	c.Async = &AsyncService{c: c}
+	return c, nil
+}
+
+// Policy returns the effective policy (defaults filled in).
+func (c *Client) Policy() reliability.Policy { return c.policy }
+
+// BaseURL returns the API base URL.
+func (c *Client) BaseURL() *url.URL { u := *c.base; return &u }
+
+// HostResource is the breaker resource of requests about no marquee.
+func (c *Client) HostResource() string { return "api/" + c.hostKey }
+
+// Breakers lists the breakers of this API host.
+func (c *Client) Breakers() ([]BreakerStatus, error) {
+	list, err := c.breakers.List()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BreakerStatus, 0, len(list))
+	for _, b := range list {
+		out = append(out, BreakerStatus{Resource: b.Resource, State: b.State.String(),
+			ConsecutiveFailures: b.ConsecutiveFailures, OpenUntil: b.OpenUntil})
+	}
+	return out, nil
+}
+
+// ResetBreakers closes the breaker of resource ("" → all of this host).
+func (c *Client) ResetBreakers(resource string) error { return c.breakers.Reset(resource) }
+
+func (c *Client) breakerChanged(resource string, from, to gobreaker.State) {
+	c.trace.printf("breaker %s: %s → %s", resource, from, to)
+	c.emit(Event{Kind: EventBreaker, Resource: resource, BreakerState: to.String(),
+		Reason: from.String() + " → " + to.String()})
+}
+
+func (c *Client) emit(e Event) {
+	if c.onEvent != nil {
+		c.onEvent(e)
+	}
+}
+
+// resolve turns a path or a status URL into an absolute URL; relative
+// references resolve against the API base.
+func (c *Client) resolve(ref string) (*url.URL, error) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return nil, err
+	}
+	if u.IsAbs() {
+		return u, nil
+	}
+	if strings.HasPrefix(ref, "/") {
+		// Absolute path: keep the base's path prefix only when the path is not already under it.
+		b := *c.base
+		if c.base.Path != "" && !strings.HasPrefix(u.Path, c.base.Path+"/") {
+			u.Path = c.base.Path + u.Path
+		}
+		b.Path, b.RawPath, b.RawQuery = "", "", ""
+		return b.ResolveReference(u), nil
+	}
+	b := *c.base
+	b.Path += "/"
+	return b.ResolveReference(u), nil
+}
+
+// sameOrigin compares scheme, host and port (default ports made explicit).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "https", "wss":
+			port = "443"
+		default:
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// mayAuthorize is the credential rule of contract §5: the API key goes to
+// the API's own origin and to trusted hosts only.
+func (c *Client) mayAuthorize(u *url.URL) bool {
+	return sameOrigin(u, c.base) || c.trusted[strings.ToLower(u.Hostname())]
+}
+
+// checkTarget refuses plain http to another non-loopback origin.
+func (c *Client) checkTarget(u *url.URL) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errorf(CodeInvalidResponse, "refusing URL with scheme %q", u.Scheme)
+	}
+	if sameOrigin(u, c.base) || u.Scheme == "https" || isLoopback(u.Hostname()) {
+		return nil
+	}
+	return errorf(CodeInvalidResponse, "refusing plain-http URL on another origin (%s)", u.Host)
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkRedirect follows redirects on the same origin only; a redirect
+// elsewhere is returned as the answer rather than followed with credentials.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 5 || !sameOrigin(req.URL, via[0].URL) {
+		return http.ErrUseLastResponse
+	}
+	return nil
+}

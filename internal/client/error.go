@@ -1,0 +1,127 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Codes the server sends (fibe-api.md) and codes the client adds (contract §1).
+const (
+	CodeUnauthorized    = "UNAUTHORIZED"
+	CodeForbidden       = "FORBIDDEN"
+	CodeNotFound        = "RESOURCE_NOT_FOUND"
+	CodeConflict        = "CONFLICT"
+	CodeLocked          = "LOCKED"
+	CodeValidation      = "VALIDATION_FAILED"
+	CodeBadRequest      = "BAD_REQUEST"
+	CodeQuotaExceeded   = "QUOTA_EXCEEDED"
+	CodeNotFunded       = "MARQUEE_NOT_FUNDED"
+	CodeFeatureDisabled = "FEATURE_DISABLED"
+	CodeNotImplemented  = "NOT_IMPLEMENTED"
+	CodeRateLimited     = "RATE_LIMITED"
+	CodeInternal        = "INTERNAL_ERROR"
+
+	CodeCircuitOpen     = "CIRCUIT_OPEN"
+	CodeRemoteFailed    = "REMOTE_REQUEST_FAILED"
+	CodeTerminalState   = "PLAYGROUND_TERMINAL_STATE"
+	CodeAsyncTimeout    = "ASYNC_TIMEOUT"
+	CodeRequestTimeout  = "REQUEST_TIMEOUT"
+	CodeNetwork         = "NETWORK_ERROR"
+	CodeInvalidResponse = "INVALID_RESPONSE"
+	CodeCancelled       = "CANCELLED"
+)
+
+// Error is the one error type every failure reaches the caller as.
+type Error struct {
+	Status         int // HTTP status, 0 when no response
+	Code           string
+	Message        string
+	Details        map[string]any
+	RetryAfter     time.Duration // the Retry-After that was honoured, if any
+	RequestID      string        // X-Request-Id, or the async request id
+	Replayed       bool
+	IdempotencyKey string // the key of the mutation, so the user can retry it safely
+	Retryable      bool   // classification of the last answer
+	Async          bool   // came from an async operation's status
+	Resource       string // breaker resource, e.g. "marquee/prod-eu"
+	Err            error  // cause (net error, context error)
+}
+
+// Error renders "CODE: message (request req_x)".
+func (e *Error) Error() string {
+	msg := e.Code + ": " + e.Message
+	if e.RequestID != "" {
+		msg += " (request " + e.RequestID + ")"
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// AsError finds the *Error in err's chain.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
+func hasCode(err error, code string) bool {
+	e, ok := AsError(err)
+	return ok && e.Code == code
+}
+
+func IsNotFound(err error) bool     { return hasCode(err, CodeNotFound) }
+func IsUnauthorized(err error) bool { return hasCode(err, CodeUnauthorized) }
+func IsNotFunded(err error) bool    { return hasCode(err, CodeNotFunded) }
+func IsRateLimited(err error) bool  { return hasCode(err, CodeRateLimited) }
+func IsCircuitOpen(err error) bool  { return hasCode(err, CodeCircuitOpen) }
+func IsCancelled(err error) bool    { return hasCode(err, CodeCancelled) }
+func IsAsyncTimeout(err error) bool { return hasCode(err, CodeAsyncTimeout) }
+
+// IsRetryable reports whether the last answer was one the contract retries
+// (the budget may be spent; a later invocation may succeed).
+func IsRetryable(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.Retryable
+}
+
+// codeForStatus derives a code when the body names none.
+func codeForStatus(status int) string {
+	switch status {
+	case 400:
+		return CodeBadRequest
+	case 401:
+		return CodeUnauthorized
+	case 402:
+		return CodeNotFunded
+	case 403:
+		return CodeForbidden
+	case 404:
+		return CodeNotFound
+	case 409:
+		return CodeConflict
+	case 422:
+		return CodeValidation
+	case 423:
+		return CodeLocked
+	case 429:
+		return CodeRateLimited
+	case 501:
+		return CodeNotImplemented
+	}
+	switch {
+	case status >= 500:
+		return CodeInternal
+	case status >= 400:
+		return CodeBadRequest
+	default:
+		return CodeInvalidResponse
+	}
+}
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}

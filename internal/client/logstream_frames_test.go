@@ -1,0 +1,46 @@
+package client
+
+import (
+	"strconv"
+	"testing"
+)
+
+func TestParseFrameShapes(t *testing.T) {
+	id := logIdentifier{Channel: playgroundLogsChannel, PlaygroundID: 42}.String()
+	respaced := `{"playground_id": 42, "channel": "PlaygroundLogsChannel"}`
+	cases := []struct {
+		name  string
+		frame string
+		want  frameKind
+	}{
+		{"welcome", `{"type":"welcome"}`, frameWelcome},
+		{"ping", `{"type":"ping","message":1700000000}`, framePing},
+		{"confirm", `{"type":"confirm_subscription","identifier":` + strconv.Quote(id) + `}`, frameConfirm},
+		{"confirm re-encoded", `{"type":"confirm_subscription","identifier":` + strconv.Quote(respaced) + `}`, frameConfirm},
+		{"confirm of another", `{"type":"confirm_subscription","identifier":"{\"channel\":\"X\"}"}`, frameOther},
+		{"reject without identifier", `{"type":"reject_subscription"}`, frameReject},
+		{"log", `{"identifier":` + strconv.Quote(id) + `,"message":{"type":"log","seq":7,"line":"hi","service":"web","stream":"stdout","timestamp":"t"}}`, frameLog},
+		{"log of another", `{"identifier":"{\"channel\":\"X\"}","message":{"type":"log","seq":7}}`, frameOther},
+		{"expired message", `{"identifier":` + strconv.Quote(id) + `,"message":{"status":"session_expired"}}`, frameExpired},
+		{"expired typed message", `{"identifier":` + strconv.Quote(id) + `,"message":{"type":"status","status":"session_expired"}}`, frameExpired},
+		{"expired frame", `{"type":"status","status":"session_expired"}`, frameExpired},
+		{"expired disconnect", `{"type":"disconnect","reason":"session_expired"}`, frameExpired},
+		{"disconnect", `{"type":"disconnect","reason":"server_restart","reconnect":true}`, frameDisconnect},
+	}
+	for _, c := range cases {
+		fr, ok := parseFrame([]byte(c.frame), id)
+		if !ok || fr.kind != c.want {
+			t.Errorf("%s: kind %d (ok %v), want %d", c.name, fr.kind, ok, c.want)
+		}
+	}
+	fr, _ := parseFrame([]byte(`{"identifier":`+strconv.Quote(id)+`,"message":{"type":"log","seq":7,"line":"hi","service":"web","stream":"stdout","timestamp":"t"}}`), id)
+	if fr.line != (LogLine{Seq: 7, Line: "hi", Service: "web", Stream: "stdout", Timestamp: "t"}) {
+		t.Errorf("line %+v", fr.line)
+	}
+	if fr, _ := parseFrame([]byte(`{"type":"disconnect","reason":"unauthorized","reconnect":false}`), id); fr.reconnect {
+		t.Error("reconnect:false read as true")
+	}
+	if _, ok := parseFrame([]byte(`not json`), id); ok {
+		t.Error("garbage parsed")
+	}
+}

@@ -1,0 +1,58 @@
+package reliability
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/fibegg/fibe/internal/reliability/reliabilitytest"
+)
+
+func TestPollerIntervalRetryAfterAndDeadline(t *testing.T) {
+	clock := reliabilitytest.NewClock(time.Unix(0, 0))
+	p := Poller{Interval: time.Second, Timeout: 10 * time.Second, Ceiling: 30 * time.Second, Clock: clock}
+	err := p.Run(context.Background(), func(ctx context.Context, n int) (bool, time.Duration, error) {
+		switch n {
+		case 2:
+			return false, 3 * time.Second, nil // Retry-After on a poll answer
+		case 3:
+			return false, time.Hour, nil // capped by the ceiling, then by the deadline
+		}
+		return n == 5, 0, nil
+	})
+	if !errors.Is(err, ErrPollTimeout) {
+		t.Fatalf("err = %v, want ErrPollTimeout", err)
+	}
+	got := clock.Sleeps()
+	want := []time.Duration{time.Second, 3 * time.Second, 6 * time.Second} // the last is what is left before the deadline
+	if len(got) != len(want) {
+		t.Fatalf("sleeps %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("sleeps %v, want %v", got, want)
+		}
+	}
+}
+
+func TestPollerStopsWhenDoneOrFailed(t *testing.T) {
+	clock := reliabilitytest.NewClock(time.Unix(0, 0))
+	p := NewPoller(Policy{}, clock)
+	polls := 0
+	if err := p.Run(context.Background(), func(context.Context, int) (bool, time.Duration, error) {
+		polls++
+		return polls == 3, 0, nil
+	}); err != nil || polls != 3 {
+		t.Fatalf("err %v after %d polls", err, polls)
+	}
+	boom := errors.New("boom")
+	if err := p.Run(context.Background(), func(context.Context, int) (bool, time.Duration, error) { return false, 0, boom }); err != boom {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	err := p.Run(ctx, func(context.Context, int) (bool, time.Duration, error) { cancel(); return false, 0, nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
