@@ -1,6 +1,8 @@
 package localapi
 
 import (
+	"time"
+
 	"github.com/fibegg/fibe/internal/localapi/cable"
 )
 
@@ -40,9 +42,12 @@ func (s *Server) mountCable() cableMount {
 			})
 			return id, services, ok
 		},
-		Seed: s.cfg.Seed,
-		Now:  s.cfg.Now,
-		Logf: s.cfg.Logf,
+		// --speed applies to log output too; pings keep the protocol's
+		// 3 s period because clients time out on missed pings by it.
+		LineInterval: s.scaled(200 * time.Millisecond),
+		Seed:         s.cfg.Seed,
+		Now:          s.cfg.Now,
+		Logf:         s.cfg.Logf,
 	})
 }
 

@@ -79,7 +79,7 @@ func (l playgroundLog) line(n int64) LogMessage {
 		msg.Stream = "stderr"
 		msg.Line = fmt.Sprintf("WARN slow request path=%s duration_ms=%d", paths[(h>>16)%5], 500+(h>>24)%1500)
 	case 1:
-		msg.Line = fmt.Sprintf("INFO worker heartbeat jobs_done=%d", n)
+		msg.Line = fmt.Sprintf("INFO heartbeat uptime_lines=%d", n)
 	default:
 		msg.Line = fmt.Sprintf("INFO GET %s status=200 duration_ms=%d", paths[(h>>16)%5], 1+(h>>24)%40)
 	}
