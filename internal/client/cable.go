@@ -61,7 +61,7 @@ func (c *Client) Retry(ctx context.Context, resource string, attempt func(ctx co
 	}
 	r := &request{method: "STREAM", ref: resource, resource: resource}
 	_, err := c.loop(ctx, r, func(ctx context.Context, n int) outcome {
-		c.trace.printf("--> stream attempt %d/%d (breaker %s)", n, c.policy.MaxRetries+1, resource)
+		c.trace.printf("--> stream attempt %d/%d (breaker %s)", n, c.policy.Attempts(), resource)
 		err := attempt(ctx)
 		if err == nil {
 			return outcome{attempt: attemptOK}

@@ -66,7 +66,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	r.url = u.String()
 	r.rateLimited = sameOrigin(u, c.base)
 	return c.loop(ctx, r, func(ctx context.Context, n int) outcome {
-		c.trace.request(r, u, n, c.policy.MaxRetries+1, payload, auth)
+		c.trace.request(r, u, n, c.policy.Attempts(), payload, auth)
 		started := c.clock.Now()
 		resp, aerr, timedOut := c.attempt(ctx, r, u, payload)
 		out := outcome{resp: resp, attempt: reliability.Attempt{Err: aerr, TimedOut: timedOut,
@@ -117,7 +117,7 @@ func (c *Client) loop(ctx context.Context, r *request, send func(ctx context.Con
 		r.resource = c.HostResource()
 	}
 	bo := reliability.NewBackOff(c.policy, c.rand)
-	attempts := c.policy.MaxRetries + 1
+	attempts := c.policy.Attempts()
 	var honoured time.Duration
 	var last *Error
 	for n := 1; ; n++ {

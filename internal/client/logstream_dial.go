@@ -187,7 +187,7 @@ func (f *follower) giveUp() *Error {
 		last = &Error{Code: CodeNetwork, Message: "log stream connection keeps dropping", Resource: f.resource}
 	}
 	e := *last
-	e.Message = "log stream lost after " + strconv.Itoa(f.c.policy.MaxRetries) + " reconnects without progress (last: " + last.Message + ")"
+	e.Message = "log stream lost after " + strconv.Itoa(f.c.policy.Retries()) + " reconnects without progress (last: " + last.Message + ")"
 	e.Retryable = true
 	if e.Details == nil {
 		e.Details = map[string]any{}

@@ -45,7 +45,7 @@ func NewFullJitter(p Policy, r Rand) *FullJitter {
 // NewBackOff returns FullJitter limited to the policy's retry budget.
 func NewBackOff(p Policy, r Rand) backoff.BackOff {
 	p = p.WithDefaults()
-	return backoff.WithMaxRetries(NewFullJitter(p, r), uint64(p.MaxRetries))
+	return backoff.WithMaxRetries(NewFullJitter(p, r), uint64(p.Retries()))
 }
 
 // NextBackOff returns the next delay.

@@ -46,15 +46,12 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// WithDefaults returns p with every zero field set to its default and
-// NoRetries turned into zero retries.
+// WithDefaults returns p with every zero field set to its default. It can be
+// applied any number of times: NoRetries stays NoRetries (see Retries).
 func (p Policy) WithDefaults() Policy {
 	d := DefaultPolicy()
-	switch {
-	case p.MaxRetries == 0:
+	if p.MaxRetries == 0 {
 		p.MaxRetries = d.MaxRetries
-	case p.MaxRetries < 0:
-		p.MaxRetries = 0
 	}
 	setDur(&p.BaseDelay, d.BaseDelay)
 	setDur(&p.MaxDelay, d.MaxDelay)
@@ -70,8 +67,11 @@ func (p Policy) WithDefaults() Policy {
 	return p
 }
 
+// Retries is the number of retries after the first attempt (NoRetries → 0).
+func (p Policy) Retries() int { return max(p.WithDefaults().MaxRetries, 0) }
+
 // Attempts is the total number of attempts one request may make.
-func (p Policy) Attempts() int { return p.WithDefaults().MaxRetries + 1 }
+func (p Policy) Attempts() int { return p.Retries() + 1 }
 
 func setDur(v *time.Duration, def time.Duration) {
 	if *v <= 0 {

@@ -43,7 +43,11 @@ func TestWithDefaultsFillsOnlyZeroFields(t *testing.T) {
 	if p.MaxDelay != 30*time.Second || p.BreakerProbes != 2 {
 		t.Fatalf("zero fields not defaulted: %+v", p)
 	}
-	if n := (Policy{MaxRetries: NoRetries}).WithDefaults().MaxRetries; n != 0 {
-		t.Fatalf("NoRetries gave %d retries", n)
+	none := Policy{MaxRetries: NoRetries}
+	if n := none.WithDefaults().WithDefaults().Retries(); n != 0 {
+		t.Fatalf("NoRetries gave %d retries after applying defaults twice", n)
+	}
+	if n := none.Attempts(); n != 1 {
+		t.Fatalf("NoRetries gave %d attempts, want 1", n)
 	}
 }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	if isMeasuringHelper() { // started by the CLI timing, as the bench command would be
+		os.Exit(measuringHelper(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// TestShortRun keeps the benchmark working: every scenario runs end to end
+// in short mode against real emulators on 127.0.0.1 and writes its report.
+// It checks the reports, not the targets: those are for full runs.
+func TestShortRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every scenario (about 15 s)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	began := time.Now()
+	if err := run(ctx, []string{"-short", "-no-cli", "-out", out, "all"}, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	t.Logf("short run took %s", time.Since(began).Round(time.Millisecond))
+
+	want := map[string][]string{
+		"herd":       {"| naive |", "| retryablehttp |", "| fibe (own state dirs) |", "| fibe (shared state dir) |", "## Targets"},
+		"duplicates": {"| naive | first run |", "| retryablehttp | first run |", "| fibe | first run |", "| fibe | after re-runs |"},
+		"pacing":     {"| naive |", "| retryablehttp |", "| fibe |", "429s after the first window"},
+		"overhead":   {"| net/http (bare) |", "| fibe client (in-memory state) |", "## CLI start-up"},
+	}
+	for name, parts := range want {
+		b, err := os.ReadFile(filepath.Join(out, name+".md"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		md := string(b)
+		for _, p := range append(parts, "- Machine: ", "- Mode: short", "## Parameters") {
+			if !strings.Contains(md, p) {
+				t.Errorf("%s.md lacks %q:\n%s", name, p, md)
+			}
+		}
+		if !strings.Contains(stdout.String(), md) {
+			t.Errorf("%s: the printed report differs from the written one", name)
+		}
+	}
+}
+
+// TestRecorderCountsWhatTheServerAnswered checks the server-side timeline:
+// API requests with their statuses and arrival order; other paths ignored.
+func TestRecorderCountsWhatTheServerAnswered(t *testing.T) {
+	rec := newRecorder(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/down":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			_, _ = w.Write([]byte("{}")) // implicit 200
+		}
+	}))
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	rec.reset()
+	for _, p := range []string{"/api/me", "/api/down", "/_local/stats", "/api/down"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	tl := rec.timeline()
+	if len(tl) != 3 {
+		t.Fatalf("recorded %d hits, want 3 (no /_local): %+v", len(tl), tl)
+	}
+	if got := tl.statuses(); got[200] != 1 || got[503] != 2 {
+		t.Errorf("statuses = %v, want 200×1, 503×2", got)
+	}
+	for i := 1; i < len(tl); i++ {
+		if tl[i].At < tl[i-1].At {
+			t.Errorf("timeline not sorted: %+v", tl)
+		}
+	}
+}
+
+func TestTimelineWindows(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	var tl timeline
+	for _, at := range []int{0, 100, 900, 1000, 1050, 1100, 1150, 2500} {
+		tl = append(tl, hit{At: ms(at)})
+	}
+	if got := tl.between(ms(100), ms(1100)); got != 4 {
+		t.Errorf("between = %d, want 4 (100, 900, 1000, 1050)", got)
+	}
+	if got := tl.peak(0, ms(3000), time.Second); got != 5 {
+		t.Errorf("peak = %d, want 5 (the window from 900 ms holds 900..1150)", got)
+	}
+	if got := tl.peak(ms(2000), ms(3000), time.Second); got != 1 {
+		t.Errorf("peak after 2 s = %d, want 1", got)
+	}
+	if got := tl.rate(0, 2*time.Second); got != 3.5 {
+		t.Errorf("rate = %v, want 3.5/s", got)
+	}
+}
+
+func TestBudgetShare(t *testing.T) {
+	// 400 reads at 50 per 2 s: a perfect client ends at the start of the
+	// 8th window, 14 s in, and has used all it was allowed.
+	if got := budgetShare(400, 14*time.Second, 50, 2*time.Second); got != 1 {
+		t.Errorf("perfect pacing share = %v, want 1", got)
+	}
+	if got := budgetShare(400, 30*time.Second, 50, 2*time.Second); got >= 0.9 {
+		t.Errorf("slow pacing share = %v, want < 0.9", got)
+	}
+}
+
+// TestCLITimingMeasuresAChild times a real child process (this test binary,
+// told to run no test) and reads its wall time and peak RSS.
+func TestCLITimingMeasuresAChild(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := timeCLI(context.Background(), self, []string{"-test.run=^$"}, cliEnviron(t.TempDir()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 {
+		t.Fatalf("got %d runs, want 2", len(runs))
+	}
+	for _, r := range runs {
+		if r.Wall <= 0 || r.Wall > 30*time.Second {
+			t.Errorf("wall %s out of range", r.Wall)
+		}
+		if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+			continue // no rusage here
+		}
+		if r.MaxRSS < 1_000_000 {
+			t.Errorf("max RSS %d bytes: a Go process is larger than 1 MB", r.MaxRSS)
+		}
+		if r.HelperRSS <= 0 {
+			t.Errorf("the helper reported no RSS of its own")
+		}
+	}
+	if _, err := timeCLI(context.Background(), self, []string{"-test.run=^$", "-no-such-flag"}, nil, 1); err == nil {
+		t.Error("a failing command was timed as a success")
+	}
+}

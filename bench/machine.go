@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// machine describes where a result was measured; a number without it means
+// little, so every report starts with it.
+type machine struct {
+	OS, Arch  string
+	CPUs      int
+	CPUModel  string
+	MemoryGiB float64
+	Kernel    string
+	GoVersion string
+}
+
+func describeMachine() machine {
+	return machine{
+		OS:        runtime.GOOS,
+		Arch:      runtime.GOARCH,
+		CPUs:      runtime.NumCPU(),
+		CPUModel:  cpuModel(),
+		MemoryGiB: memoryGiB(),
+		Kernel:    kernelRelease(),
+		GoVersion: runtime.Version(),
+	}
+}
+
+func (m machine) String() string {
+	s := fmt.Sprintf("%s/%s, %d CPUs (%s)", m.OS, m.Arch, m.CPUs, m.CPUModel)
+	if m.MemoryGiB > 0 {
+		s += fmt.Sprintf(", %.1f GiB RAM", m.MemoryGiB)
+	}
+	if m.Kernel != "" {
+		s += ", kernel " + m.Kernel
+	}
+	return s
+}
+
+// cpuModel reads the first "model name" of /proc/cpuinfo; other systems
+// report "unknown" rather than guessing.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		key, val, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(key) == "model name" {
+			return strings.TrimSpace(val)
+		}
+	}
+	return "unknown"
+}
+
+func memoryGiB() float64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseFloat(fields[1], 64)
+			if err == nil {
+				return kb / (1024 * 1024)
+			}
+		}
+	}
+	return 0
+}
+
+func kernelRelease() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}

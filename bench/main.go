@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// scenario is one benchmark: it runs, and fills a report.
+type scenario struct {
+	Name  string
+	Title string
+	Run   func(ctx context.Context, env *runEnv, r *report) error
+}
+
+// scenarios in the order "all" runs them: overhead first, while the process
+// is fresh, since its timings are the most sensitive to a busy heap.
+var scenarios = []scenario{
+	{"overhead", "Overhead: one request, and the CLI's start-up", runOverhead},
+	{"herd", "Herd: a fleet of readers and a marquee outage", runHerd},
+	{"duplicates", "Duplicates: creates under faults, and re-runs with the printed key", runDuplicates},
+	{"pacing", "Pacing: a shared rate limit", runPacing},
+}
+
+// runEnv is what every scenario gets: the mode, where to put scratch files,
+// and where to say what it is doing.
+type runEnv struct {
+	Short   bool
+	Serial  bool // run client kinds one after another instead of side by side
+	TempDir string
+	Log     io.Writer
+	// ModuleDir is the module root, for building the CLI; "" skips it.
+	ModuleDir string
+	// CLI, when set, is a prebuilt binary to time instead of building one.
+	CLI string
+	// CLIRuns is how many times each CLI command is run.
+	CLIRuns int
+
+	logMu sync.Mutex // client kinds log side by side
+}
+
+func (e *runEnv) logf(format string, args ...any) {
+	if e.Log == nil {
+		return
+	}
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	fmt.Fprintf(e.Log, "bench: "+format+"\n", args...)
+}
+
+// scale turns a full-run duration into the one used by this mode: short
+// runs compress time tenfold so every timer keeps its proportions.
+func (e *runEnv) scale(d time.Duration) time.Duration {
+	if e.Short {
+		return d / 10
+	}
+	return d
+}
+
+func main() {
+	if isMeasuringHelper() {
+		os.Exit(measuringHelper(os.Args[1:]))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	short := fs.Bool("short", false, "scaled-down run of a few seconds (keeps the benchmark working; not comparable with the targets)")
+	serial := fs.Bool("serial", false, "run the client kinds of a scenario one after another instead of side by side")
+	out := fs.String("out", "", "directory for <scenario>.md results (default bench/results for a full run, none for -short)")
+	cliBin := fs.String("cli", "", "prebuilt fibe binary to time in the overhead scenario (default: build one)")
+	noCLI := fs.Bool("no-cli", false, "skip timing the CLI in the overhead scenario")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./bench [flags] <scenario>...\n\nscenarios: all")
+		for _, s := range scenarios {
+			fmt.Fprintf(stderr, ", %s", s.Name)
+		}
+		fmt.Fprintf(stderr, "\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	chosen, err := pick(fs.Args())
+	if err != nil {
+		fs.Usage()
+		return err
+	}
+
+	modDir, _ := moduleRoot()
+	outDir := *out
+	if outDir == "" && !*short && modDir != "" {
+		outDir = filepath.Join(modDir, "bench", "results")
+	}
+	tmp, err := os.MkdirTemp("", "fibe-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	raiseFileLimit()
+
+	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, CLIRuns: 20}
+	if *short {
+		env.CLIRuns = 3
+	}
+	if *noCLI {
+		env.ModuleDir, env.CLI = "", ""
+	}
+	m := describeMachine()
+	began := time.Now()
+	for _, s := range chosen {
+		r := &report{Scenario: s.Name, Title: "fibe benchmark — " + s.Title, Short: *short, Started: time.Now(), Machine: m}
+		env.logf("%s: running", s.Name)
+		if err := s.Run(ctx, env, r); err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		r.Wall = time.Since(r.Started)
+		path, err := r.publish(stdout, outDir)
+		if err != nil {
+			return err
+		}
+		if path != "" {
+			env.logf("%s: wrote %s", s.Name, path)
+		}
+	}
+	env.logf("done in %s", time.Since(began).Round(100*time.Millisecond))
+	return nil
+}
+
+func pick(names []string) ([]scenario, error) {
+	if len(names) == 0 {
+		return nil, errors.New("name a scenario")
+	}
+	var out []scenario
+	for _, n := range names {
+		if n == "all" {
+			return scenarios, nil
+		}
+		found := false
+		for _, s := range scenarios {
+			if s.Name == n {
+				out = append(out, s)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown scenario %q", n)
+		}
+	}
+	return out, nil
+}
+
+// moduleRoot finds the directory holding go.mod, walking up from the
+// working directory, so results land in bench/results wherever the command
+// is started inside the module.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/fibegg/fibe") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod of github.com/fibegg/fibe not found")
+		}
+		dir = parent
+	}
+}

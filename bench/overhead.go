@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+// overheadKey is the bearer key of the overhead server; it authorises
+// nothing anywhere else.
+const overheadKey = "fibe_bench_overhead_key"
+
+// newOverheadServer answers GET /api/me with a fixed 200 as cheaply as it
+// can, so what differs between two benchmarks is the client. It sends the
+// headers a real answer carries (request id, rate-limit state), since a
+// client that reads them pays for that.
+func newOverheadServer() *httptest.Server {
+	body := []byte(`{"id":1,"email":"bench@example.com","name":"Bench"}`)
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/me" || r.Header.Get("Authorization") != "Bearer "+overheadKey {
+			http.Error(w, `{"error":{"code":"RESOURCE_NOT_FOUND","message":"no"}}`, http.StatusNotFound)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("X-Request-Id", "req_bench")
+		h.Set("X-RateLimit-Limit", "1000000")
+		h.Set("X-RateLimit-Remaining", "999999")
+		h.Set("X-RateLimit-Reset", fmt.Sprint(time.Now().Add(time.Hour).Unix()))
+		_, _ = w.Write(body)
+	}))
+}
+
+type benchUser struct {
+	ID    int64  `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+// benchBare is the floor: net/http with a pooled transport, the same
+// headers, the body read to the end. decode adds the JSON decoding every
+// real caller does.
+func benchBare(b *testing.B, baseURL string, decode bool) {
+	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	defer hc.CloseIdleConnections()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/api/me", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		setAPIHeaders(req.Header, overheadKey, false)
+		resp, err := hc.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if decode {
+			var u benchUser
+			err = json.NewDecoder(resp.Body).Decode(&u)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d, err %v", resp.StatusCode, err)
+		}
+	}
+}
+
+// benchFibe sends the same request through fibe's client: retry loop,
+// breaker, rate ledger, typed decoding. stateDir "" keeps breaker and
+// ledger in memory; a directory makes them files, as the CLI has them.
+func benchFibe(b *testing.B, baseURL, stateDir string) {
+	c, err := client.New(client.Options{BaseURL: baseURL, APIKey: overheadKey, StateDir: stateDir, UserAgent: "fibe-bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		u, _, err := c.Me(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if u.ID != 1 {
+			b.Fatalf("user %+v", u)
+		}
+	}
+}
+
+// overheadCase is one benchmark of the overhead table.
+type overheadCase struct {
+	ID   string // sub-benchmark name under go test -bench
+	Name string
+	Run  func(b *testing.B, baseURL string)
+}
+
+func overheadCases(stateDir string) []overheadCase {
+	return []overheadCase{
+		{"Bare", "net/http (bare)", func(b *testing.B, u string) { benchBare(b, u, false) }},
+		{"BareDecode", "net/http + JSON decode", func(b *testing.B, u string) { benchBare(b, u, true) }},
+		{"FibeMemory", "fibe client (in-memory state)", func(b *testing.B, u string) { benchFibe(b, u, "") }},
+		{"FibeStateDir", "fibe client (state dir, as the CLI)", func(b *testing.B, u string) { benchFibe(b, u, stateDir) }},
+	}
+}
+
+// withBenchTime runs fn with testing's -test.benchtime set to d and puts
+// the old value back, so a short run does not shorten later benchmarks of
+// the same test binary.
+func withBenchTime(d time.Duration, fn func()) {
+	if flag.Lookup("test.benchtime") == nil {
+		testing.Init()
+	}
+	f := flag.Lookup("test.benchtime")
+	old := f.Value.String()
+	_ = f.Value.Set(d.String())
+	defer func() { _ = f.Value.Set(old) }()
+	fn()
+}
+
+func runOverhead(ctx context.Context, env *runEnv, r *report) error {
+	srv := newOverheadServer()
+	defer srv.Close()
+	benchTime := time.Second
+	if env.Short {
+		benchTime = 50 * time.Millisecond
+	}
+	r.param("request", "GET /api/me → 200 with a 52-byte JSON body, from an httptest server on 127.0.0.1 (keep-alive)")
+	r.param("benchtime", benchTime)
+	r.param("fibe policy", "contract defaults")
+
+	var t table
+	t.Header = []string{"client", "ns/op", "allocs/op", "B/op", "vs bare"}
+	results := map[string]testing.BenchmarkResult{}
+	cases := overheadCases(env.TempDir + "/overhead-state")
+	var failure error
+	runtime.GC()
+	withBenchTime(benchTime, func() {
+		for _, c := range cases {
+			if ctx.Err() != nil {
+				failure = ctx.Err()
+				return
+			}
+			env.logf("overhead: %s", c.Name)
+			res := testing.Benchmark(func(b *testing.B) { c.Run(b, srv.URL) })
+			if res.N == 0 {
+				failure = fmt.Errorf("benchmark %q failed", c.Name)
+				return
+			}
+			results[c.Name] = res
+		}
+	})
+	if failure != nil {
+		return failure
+	}
+	bare := results[cases[0].Name]
+	for _, c := range cases {
+		res := results[c.Name]
+		t.add(c.Name, fmt.Sprint(res.NsPerOp()), fmt.Sprint(res.AllocsPerOp()), fmt.Sprint(res.AllocedBytesPerOp()),
+			fmt.Sprintf("%.2f× (%s)", float64(res.NsPerOp())/float64(bare.NsPerOp()), fmtDelta(time.Duration(res.NsPerOp()-bare.NsPerOp()))))
+	}
+	for _, c := range cases[2:] {
+		res := results[c.Name]
+		limit := 1.2*float64(bare.NsPerOp()) + 20_000
+		r.check(fmt.Sprintf("%s ≤ 1.2 × bare + 20 µs", c.Name), float64(res.NsPerOp()) <= limit,
+			"%d ns/op vs limit %.0f ns/op", res.NsPerOp(), limit)
+	}
+	r.Sections = append(r.Sections, section{Heading: "One 200 OK", Table: t, After: []string{
+		"The same benchmarks run under `go test -run ^$ -bench Overhead -benchmem ./bench` (overhead_bench_test.go).",
+	}})
+	return runCLITiming(ctx, env, r)
+}

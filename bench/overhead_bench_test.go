@@ -1,0 +1,14 @@
+package main
+
+import "testing"
+
+// BenchmarkOverhead is one 200 OK through each client, for
+// `go test -run '^$' -bench Overhead -benchmem ./bench`. The overhead
+// scenario of the bench command runs the same cases with testing.Benchmark.
+func BenchmarkOverhead(b *testing.B) {
+	srv := newOverheadServer()
+	defer srv.Close()
+	for _, c := range overheadCases(b.TempDir()) {
+		b.Run(c.ID, func(b *testing.B) { c.Run(b, srv.URL) })
+	}
+}

@@ -1,0 +1,121 @@
+package auth
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// LoginOptions are the inputs of `fibe auth login`.
+type LoginOptions struct {
+	Factory   *cmdutil.Factory
+	WithToken bool
+}
+
+// LoginResult is the JSON form of a successful login.
+type LoginResult struct {
+	APIURL   string       `json:"api_url"`
+	Profile  string       `json:"profile"`
+	User     *client.User `json:"user"`
+	StoredIn string       `json:"stored_in"`
+}
+
+// NewCmdLogin builds `fibe auth login`.
+func NewCmdLogin(f *cmdutil.Factory, runF func(context.Context, *LoginOptions) error) *cobra.Command {
+	opts := &LoginOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "login [--with-token]",
+		Short: "Store an API key for this profile and API",
+		Long: `Store an API key for this profile and API. On a terminal the key is read
+from a hidden prompt; with --with-token it is read from stdin. The key is
+checked with the API before it is stored, in the OS keyring or, where
+there is none, in a file only you can read.`,
+		Example: `  fibe auth login
+  echo "$FIBE_TOKEN" | fibe auth login --with-token
+  fibe --api-url local auth login --with-token < key.txt`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return loginRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.WithToken, "with-token", false, "Read the API key from standard input")
+	return cmd
+}
+
+func loginRun(ctx context.Context, opts *LoginOptions) error {
+	f := opts.Factory
+	ios := f.IOStreams
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	var token string
+	switch {
+	case opts.WithToken:
+		line, err := bufio.NewReader(io.LimitReader(ios.In, 4096)).ReadString('\n')
+		if err != nil && err != io.EOF {
+			return output.FlagErrorf("cannot read the key from stdin: %v", err)
+		}
+		token = strings.TrimSpace(line)
+	case ios.CanPrompt():
+		if token, err = ios.PromptSecret("Paste your API key: "); err != nil {
+			return err
+		}
+	default:
+		return output.FlagErrorf("--with-token is required when not running interactively")
+	}
+	if token == "" {
+		return output.FlagErrorf("no API key given")
+	}
+	if strings.ContainsAny(token, " \t\r\n") {
+		return output.FlagErrorf("an API key has no spaces")
+	}
+
+	c, err := f.ClientWithKey(token)
+	if err != nil {
+		return err
+	}
+	me, _, err := c.Me(ctx)
+	if err != nil {
+		return err
+	}
+	creds, err := config.NewCredentials()
+	if err != nil {
+		return err
+	}
+	storedIn, err := creds.Set(cfg.Profile, cfg.APIURL, token)
+	if err != nil {
+		return err
+	}
+	if ios.JSON() {
+		return ios.PrintJSON(LoginResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, StoredIn: storedIn})
+	}
+	cs := ios.ColorScheme()
+	_, err = io.WriteString(ios.Out, output.Check(cs)+" Logged in to "+cfg.APIURL+" as "+who(me)+"\n")
+	ios.Notice("Key stored in %s (profile %s).", storedIn, cfg.Profile)
+	return err
+}
+
+func who(u *client.User) string {
+	switch {
+	case u == nil:
+		return "unknown user"
+	case u.Name != "" && u.Email != "":
+		return u.Name + " <" + u.Email + ">"
+	case u.Email != "":
+		return u.Email
+	default:
+		return u.Name
+	}
+}

@@ -1,0 +1,78 @@
+package auth
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// StatusOptions are the inputs of `fibe auth status`.
+type StatusOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// StatusResult is the JSON form of `fibe auth status`. The token is masked.
+type StatusResult struct {
+	APIURL      string       `json:"api_url"`
+	Profile     string       `json:"profile"`
+	User        *client.User `json:"user"`
+	Token       string       `json:"token"`
+	TokenSource string       `json:"token_source"`
+}
+
+// NewCmdStatus builds `fibe auth status`.
+func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{Factory: f}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show who you are, on which API, and where the key comes from",
+		Args:  cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return statusRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func statusRun(ctx context.Context, opts *StatusOptions) error {
+	f := opts.Factory
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	key, source, err := f.APIKey()
+	if err != nil {
+		return err
+	}
+	if key == "" {
+		return &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	me, _, err := c.Me(ctx)
+	if err != nil {
+		return err
+	}
+	res := StatusResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, Token: config.MaskToken(key), TokenSource: source}
+	ios := f.IOStreams
+	if ios.JSON() {
+		return ios.PrintJSON(res)
+	}
+	cs := ios.ColorScheme()
+	d := output.NewDetail(ios.Out, cs)
+	d.Add("API", res.APIURL)
+	d.Add("Profile", res.Profile)
+	d.Add("Logged in as", who(me))
+	d.Add("Token", res.Token)
+	d.Add("Token source", res.TokenSource)
+	return d.Render()
+}

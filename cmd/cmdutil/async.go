@@ -1,0 +1,104 @@
+package cmdutil
+
+import (
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// Accepted prints the 202 handle of an operation the user chose not to wait
+// for (--no-wait) and reports whether there was one; noResult says the call
+// returned no result (the client then hands back only the handle). With
+// --json the handle is the document: {"request_id","status","status_url"}.
+func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
+	if !noResult || resp == nil || resp.Accepted == nil {
+		return false, nil
+	}
+	ReplayNotice(f, resp)
+	h := resp.Accepted
+	ios := f.IOStreams
+	if ios.JSON() {
+		return true, ios.PrintJSON(h)
+	}
+	d := output.NewDetail(ios.Out, ios.ColorScheme())
+	d.Add("Request", h.RequestID)
+	d.Add("Status", ios.ColorScheme().Status(h.Status))
+	d.Add("Status URL", h.StatusURL)
+	if err := d.Render(); err != nil {
+		return true, err
+	}
+	ios.Notice("Wait for it with: fibe ops wait %s", h.RequestID)
+	return true, nil
+}
+
+// ReplayNotice tells the user, on stderr, that the answer was a replay of
+// an earlier request with the same idempotency key. stdout is unchanged.
+func ReplayNotice(f *Factory, resp *client.Response) {
+	if resp == nil || !resp.Replayed {
+		return
+	}
+	key := resp.IdempotencyKey
+	if key == "" {
+		f.IOStreams.Notice("Replayed: the server had already applied this request; nothing ran twice.")
+		return
+	}
+	f.IOStreams.Notice("Replayed: the server had already applied this request (idempotency key %s); nothing ran twice.", key)
+}
+
+// WaitFailed is called with the error of an async wait. On ASYNC_TIMEOUT
+// with --json, stdout holds the last status seen (contract §5), so a
+// script still learns the request id; the error itself goes to stderr.
+func WaitFailed(f *Factory, err error) error {
+	ce, ok := client.AsError(err)
+	if !ok || ce.Code != client.CodeAsyncTimeout || !f.IOStreams.JSON() {
+		return err
+	}
+	id, status := f.IOStreams.LastStatus()
+	if ce.RequestID != "" {
+		id = ce.RequestID
+	}
+	if s, ok := ce.Details["status"].(string); ok && s != "" {
+		status = s
+	}
+	if status == "" {
+		status = "running"
+	}
+	doc := map[string]any{"request_id": id, "status": status}
+	if u, ok := ce.Details["status_url"].(string); ok && u != "" {
+		doc["status_url"] = u
+	}
+	if perr := f.IOStreams.PrintJSON(doc); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// Progress starts the spinner (where allowed) for a wait and returns the
+// function that stops it. With --no-wait there is no wait to show.
+func Progress(f *Factory, label string, wo client.WaitOptions) func() {
+	if wo.NoWait {
+		return func() {}
+	}
+	f.IOStreams.StartProgress(label)
+	return f.IOStreams.StopProgress
+}
+
+// ConfirmDestructive asks before a deletion. Without --yes it prompts on a
+// terminal and refuses elsewhere (a usage error, exit 2): a script must
+// say --yes.
+func ConfirmDestructive(f *Factory, yes bool, question string) error {
+	if yes {
+		return nil
+	}
+	ios := f.IOStreams
+	if !ios.CanPrompt() || ios.JSON() {
+		return output.FlagErrorf("--yes is required when not running interactively")
+	}
+	ok, err := ios.Confirm(question)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return output.ErrAborted
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package cmdutil
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+// completionTimeout keeps shell completion snappy: one list call, no retries.
+const completionTimeout = 2 * time.Second
+
+// CompletionFunc is cobra's dynamic completion signature.
+type CompletionFunc = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective)
+
+// CompletePlaygroundNames completes the first argument with playground names.
+func CompletePlaygroundNames(f *Factory) CompletionFunc {
+	return completeNames(f, func(ctx context.Context, c *client.Client) ([]string, error) {
+		items, _, err := c.Playgrounds.List(ctx, client.ListOptions{PerPage: 100})
+		names := make([]string, 0, len(items))
+		for _, p := range items {
+			names = append(names, p.Name+"\t"+p.Status)
+		}
+		return names, err
+	})
+}
+
+// CompleteMarqueeNames completes the first argument with marquee names.
+func CompleteMarqueeNames(f *Factory) CompletionFunc {
+	return completeNames(f, listMarqueeNames)
+}
+
+// CompleteMarqueeFlag completes a --marquee flag value.
+func CompleteMarqueeFlag(f *Factory) CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return completeNames(f, listMarqueeNames)(cmd, nil, toComplete)
+	}
+}
+
+func listMarqueeNames(ctx context.Context, c *client.Client) ([]string, error) {
+	items, _, err := c.Marquees.List(ctx, client.ListOptions{PerPage: 100})
+	names := make([]string, 0, len(items))
+	for _, m := range items {
+		names = append(names, m.Name+"\t"+m.Host)
+	}
+	return names, err
+}
+
+func completeNames(f *Factory, list func(context.Context, *client.Client) ([]string, error)) CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		// Completion runs without the root's pre-run: adopt the flags and
+		// keep stderr silent.
+		f.SetFlags(cmd.Flags())
+		f.IOStreams.SetQuiet(true)
+		c, err := f.quickClient()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		parent := cmd.Context()
+		if parent == nil {
+			parent = context.Background()
+		}
+		ctx, cancel := context.WithTimeout(parent, completionTimeout)
+		defer cancel()
+		names, err := list(ctx, c)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		out := names[:0]
+		for _, n := range names {
+			if strings.HasPrefix(n, toComplete) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}

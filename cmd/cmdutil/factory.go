@@ -1,0 +1,254 @@
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fibegg/fibe/internal/build"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// LocalBaseURL is the base URL used with `--api-url local`. Requests never
+// leave the process: the in-process transport answers any host.
+const LocalBaseURL = "http://local.fibe"
+
+// Factory hands each command what it needs, built on first use.
+type Factory struct {
+	IOStreams *output.IOStreams
+	// Invocation is the command line as typed, without the program name; it
+	// is echoed back in "retry safely with: ..." hints.
+	Invocation []string
+
+	// Transport, when set, replaces the HTTP transport (tests).
+	Transport http.RoundTripper
+
+	mu      sync.Mutex
+	flags   *pflag.FlagSet
+	cfg     *config.Config
+	clients map[bool]*client.Client
+}
+
+// New returns a Factory for the given streams and invocation.
+func New(ios *output.IOStreams, invocation []string) *Factory {
+	return &Factory{IOStreams: ios, Invocation: invocation}
+}
+
+// SetFlags records the executing command's flags (local and inherited), from
+// which the configuration is resolved.
+func (f *Factory) SetFlags(fs *pflag.FlagSet) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.flags = fs
+	f.cfg = nil
+	f.clients = nil
+}
+
+// Config resolves the configuration once.
+func (f *Factory) Config() (*config.Config, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.configLocked()
+}
+
+func (f *Factory) configLocked() (*config.Config, error) {
+	if f.cfg != nil {
+		return f.cfg, nil
+	}
+	cfg, err := config.Load(f.flags)
+	if err != nil {
+		var inv *config.InvalidError
+		if errors.As(err, &inv) {
+			return nil, output.FlagErrorWrap(err)
+		}
+		return nil, err
+	}
+	f.cfg = cfg
+	return cfg, nil
+}
+
+// APIKey finds the key to use and says where it came from: --api-key, then
+// FIBE_API_KEY, then the key stored by `fibe auth login` for this profile
+// and API, then (local API only) the emulator's default key.
+func (f *Factory) APIKey() (key, source string, err error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return "", "", err
+	}
+	if fl := lookup(f.flags, "api-key"); fl != nil && fl.Changed && fl.Value.String() != "" {
+		return fl.Value.String(), config.SourceFlag, nil
+	}
+	if k := os.Getenv("FIBE_API_KEY"); k != "" {
+		return k, config.SourceEnv, nil
+	}
+	creds, err := config.NewCredentials()
+	if err != nil {
+		return "", "", err
+	}
+	k, src, err := creds.Get(cfg.Profile, cfg.APIURL)
+	if err != nil {
+		return "", "", err
+	}
+	if k != "" {
+		return k, src, nil
+	}
+	if cfg.Local() {
+		return localapi.DefaultAPIKey, config.SourceLocal, nil
+	}
+	return "", "", nil
+}
+
+// Client returns the API client, requiring an API key.
+func (f *Factory) Client() (*client.Client, error) { return f.client(true) }
+
+// ClientWithoutKey returns a client for commands that only touch local
+// state (breaker status/reset) or that supply the key themselves.
+func (f *Factory) ClientWithoutKey() (*client.Client, error) { return f.client(false) }
+
+func (f *Factory) client(requireKey bool) (*client.Client, error) {
+	key, _, err := f.APIKey()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	if key == "" && requireKey {
+		return nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c := f.clients[requireKey]; c != nil {
+		return c, nil
+	}
+	c, err := f.newClient(cfg, key)
+	if err != nil {
+		return nil, err
+	}
+	if f.clients == nil {
+		f.clients = map[bool]*client.Client{}
+	}
+	f.clients[requireKey] = c
+	return c, nil
+}
+
+// ClientWithKey builds a client for an explicit key (auth login checks a
+// key before storing it).
+func (f *Factory) ClientWithKey(key string) (*client.Client, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	return f.newClient(cfg, key)
+}
+
+// quickClient is for shell completion: no retries, a short attempt
+// timeout, no progress output.
+func (f *Factory) quickClient() (*client.Client, error) {
+	key, _, err := f.APIKey()
+	if err != nil || key == "" {
+		return nil, fmt.Errorf("no API key")
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	return f.buildClient(cfg, key, func(o *client.Options) {
+		o.Policy.MaxRetries = reliability.NoRetries
+		o.Policy.AttemptTimeout = completionTimeout
+		o.OnEvent = nil
+		o.Debug = nil
+	})
+}
+
+func (f *Factory) newClient(cfg *config.Config, key string) (*client.Client, error) {
+	return f.buildClient(cfg, key, nil)
+}
+
+func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*client.Options)) (*client.Client, error) {
+	stateDir, err := config.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	retries := cfg.MaxRetries
+	if retries == 0 {
+		retries = reliability.NoRetries
+	}
+	opts := client.Options{
+		BaseURL:   cfg.APIURL,
+		APIKey:    key,
+		Transport: f.Transport,
+		UserAgent: build.UserAgent(),
+		StateDir:  stateDir,
+		Policy: reliability.Policy{
+			MaxRetries:     retries,
+			AttemptTimeout: cfg.Timeout,
+			PollInterval:   cfg.PollInterval,
+			PollTimeout:    cfg.WaitTimeout,
+		},
+		TrustedHosts: cfg.TrustedHosts,
+		OnEvent:      f.IOStreams.HandleEvent,
+	}
+	if cfg.Debug {
+		opts.Debug = f.IOStreams.ErrOut
+	}
+	if cfg.Local() {
+		rt, err := LocalTransport()
+		if err != nil {
+			return nil, err
+		}
+		opts.BaseURL, opts.Transport = LocalBaseURL, rt
+	}
+	if adjust != nil {
+		adjust(&opts)
+	}
+	return client.New(opts)
+}
+
+// LocalTransport is the in-process emulator behind `--api-url local`. Its
+// state lives in a file so that successive invocations see one world.
+// FIBE_LOCAL_SPEED (a factor, e.g. 10), FIBE_LOCAL_CHAOS (a chaos spec or
+// profile) and FIBE_LOCAL_SEED tune it.
+func LocalTransport() (http.RoundTripper, error) {
+	path, err := localapi.DefaultStatePath()
+	if err != nil {
+		return nil, err
+	}
+	cfg := localapi.Config{StatePath: path, Chaos: os.Getenv("FIBE_LOCAL_CHAOS")}
+	if s := os.Getenv("FIBE_LOCAL_SPEED"); s != "" {
+		speed, err := strconv.ParseFloat(s, 64)
+		if err != nil || speed <= 0 {
+			return nil, output.FlagErrorf("FIBE_LOCAL_SPEED must be a positive number, got %q", s)
+		}
+		cfg.Speed = speed
+	}
+	if s := os.Getenv("FIBE_LOCAL_SEED"); s != "" {
+		seed, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, output.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
+		}
+		cfg.Seed = seed
+	}
+	rt, err := localapi.NewTransport(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("local API: %w", err)
+	}
+	return rt, nil
+}
+
+func lookup(fs *pflag.FlagSet, name string) *pflag.Flag {
+	if fs == nil {
+		return nil
+	}
+	return fs.Lookup(name)
+}

@@ -1,0 +1,112 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// MutationFlags are the flags of every mutating command.
+type MutationFlags struct {
+	IdempotencyKey string
+	cmd            *cobra.Command
+}
+
+// AddMutationFlags adds --idempotency-key.
+func AddMutationFlags(cmd *cobra.Command, m *MutationFlags) {
+	m.cmd = cmd
+	cmd.Flags().StringVar(&m.IdempotencyKey, "idempotency-key", "",
+		"Idempotency-Key to send (1-255 printable ASCII characters, no spaces); re-running with the same key cannot apply the change twice")
+}
+
+// Options validates the flags: a bad key is a usage error and is never sent.
+func (m *MutationFlags) Options() (client.MutationOptions, error) {
+	given := m.IdempotencyKey != "" || (m.cmd != nil && m.cmd.Flags().Changed("idempotency-key"))
+	if given {
+		if err := reliability.ValidateIdempotencyKey(m.IdempotencyKey); err != nil {
+			return client.MutationOptions{}, output.FlagErrorf("invalid --idempotency-key: %v", err)
+		}
+	}
+	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey}, nil
+}
+
+// WaitFlags are the flags of every command that starts an async operation.
+type WaitFlags struct {
+	NoWait       bool
+	WaitTimeout  time.Duration
+	PollInterval time.Duration
+}
+
+// AddWaitFlags adds --no-wait, --wait-timeout and --poll-interval. The
+// durations default to the config (wait_timeout, poll_interval), so the
+// flags' zero defaults mean "not given".
+func AddWaitFlags(cmd *cobra.Command, w *WaitFlags) {
+	cmd.Flags().BoolVar(&w.NoWait, "no-wait", false, "Print the accepted operation's handle and exit instead of waiting")
+	addWaitDurations(cmd, w)
+}
+
+// AddWaitDurationFlags adds only --wait-timeout and --poll-interval (for
+// commands that always wait, like `ops wait`).
+func AddWaitDurationFlags(cmd *cobra.Command, w *WaitFlags) { addWaitDurations(cmd, w) }
+
+func addWaitDurations(cmd *cobra.Command, w *WaitFlags) {
+	cmd.Flags().DurationVar(&w.WaitTimeout, "wait-timeout", 5*time.Minute, "How long to wait for the operation (config wait_timeout)")
+	cmd.Flags().DurationVar(&w.PollInterval, "poll-interval", time.Second, "Interval between polls (config poll_interval)")
+}
+
+// Options resolves the wait options from the flags and the configuration
+// (a flag that was given wins; the config resolves its own precedence).
+func (w *WaitFlags) Options(f *Factory) (client.WaitOptions, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return client.WaitOptions{}, err
+	}
+	return client.WaitOptions{NoWait: w.NoWait, Timeout: cfg.WaitTimeout, PollInterval: cfg.PollInterval}, nil
+}
+
+// ExactArgs is cobra.ExactArgs reporting a usage error with the names of
+// the expected arguments.
+func ExactArgs(n int, names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == n {
+			return nil
+		}
+		what := strings.Join(names, " ")
+		if len(args) < n {
+			return output.FlagErrorf("%s: missing argument %s", cmd.CommandPath(), what)
+		}
+		return output.FlagErrorf("%s: expected %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
+	}
+}
+
+// NoArgs rejects positional arguments with a usage error.
+func NoArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return output.FlagErrorf("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// RangeArgs accepts between min and max arguments.
+func RangeArgs(min, max int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < min || len(args) > max {
+			return output.FlagErrorf("%s: expected %d to %d arguments, got %d", cmd.CommandPath(), min, max, len(args))
+		}
+		return nil
+	}
+}
+
+// Plural is "1 playground" / "2 playgrounds".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

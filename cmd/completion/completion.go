@@ -1,0 +1,100 @@
+// Package completion implements `fibe completion`: shell completion scripts
+// for bash, zsh, fish and PowerShell. Playground and marquee names complete
+// from the API (one list call, two seconds at most).
+//
+// The hidden flag --generate-dir DIR writes all four scripts into DIR
+// (fibe.bash, _fibe, fibe.fish, fibe.ps1); the release archives ship them
+// from the repository's completions/ directory.
+package completion
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// Shells lists the supported shells and the file each script is written to.
+var Shells = []struct{ Name, File string }{
+	{"bash", "fibe.bash"},
+	{"zsh", "_fibe"},
+	{"fish", "fibe.fish"},
+	{"powershell", "fibe.ps1"},
+}
+
+// NewCmdCompletion builds `fibe completion <shell>`.
+func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "completion bash|zsh|fish|powershell",
+		Short: "Print a shell completion script",
+		Long: `Print a shell completion script.
+
+  bash:        source <(fibe completion bash)
+  zsh:         fibe completion zsh > "${fpath[1]}/_fibe"
+  fish:        fibe completion fish > ~/.config/fish/completions/fibe.fish
+  powershell:  fibe completion powershell | Out-String | Invoke-Expression`,
+		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
+		Args: func(cmd *cobra.Command, args []string) error {
+			if dir != "" {
+				return cmdutil.NoArgs(cmd, args)
+			}
+			return cmdutil.ExactArgs(1, "bash|zsh|fish|powershell")(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := cmd.Root()
+			if dir != "" {
+				return GenerateDir(root, dir)
+			}
+			return Generate(root, args[0], f.IOStreams.Out)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "generate-dir", "", "Write every script into this directory")
+	_ = cmd.Flags().MarkHidden("generate-dir")
+	return cmd
+}
+
+// Generate writes the script for shell.
+func Generate(root *cobra.Command, shell string, w interface{ Write([]byte) (int, error) }) error {
+	var buf bytes.Buffer
+	var err error
+	switch shell {
+	case "bash":
+		err = root.GenBashCompletionV2(&buf, true)
+	case "zsh":
+		err = root.GenZshCompletion(&buf)
+	case "fish":
+		err = root.GenFishCompletion(&buf, true)
+	case "powershell":
+		err = root.GenPowerShellCompletionWithDesc(&buf)
+	default:
+		return output.FlagErrorf("unsupported shell %q: use bash, zsh, fish or powershell", shell)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// GenerateDir writes every script into dir.
+func GenerateDir(root *cobra.Command, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, s := range Shells {
+		var buf bytes.Buffer
+		if err := Generate(root, s.Name, &buf); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, s.File), buf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", s.File, err)
+		}
+	}
+	return nil
+}

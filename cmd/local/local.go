@@ -1,0 +1,144 @@
+// Package local implements `fibe local`: the embedded emulator of the Fibe
+// API, served over HTTP so any client (this CLI, curl, a test suite) can
+// use it without an account. `--api-url local` uses the same emulator in
+// process, without a server.
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// NewCmdLocal is the `fibe local` group.
+func NewCmdLocal(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "local <command>",
+		Short: "Run the embedded local Fibe API",
+	})
+	cmd.AddCommand(NewCmdServe(f, nil))
+	return cmd
+}
+
+// ServeOptions are the inputs of `fibe local serve`.
+type ServeOptions struct {
+	Factory *cmdutil.Factory
+	Addr    string
+	APIKey  string
+	Chaos   string
+	Seed    int64
+	Speed   float64
+	// Ready, when set, receives the base URL once the server listens (tests).
+	Ready func(url string)
+}
+
+// ServeInfo is what `fibe local serve` prints when it is ready.
+type ServeInfo struct {
+	URL    string `json:"url"`
+	APIKey string `json:"api_key"`
+}
+
+// NewCmdServe builds `fibe local serve`.
+func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
+	opts := &ServeOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F]",
+		Short: "Serve the local Fibe API over HTTP until interrupted",
+		Long: `Serve an emulator of the Fibe API: playgrounds, marquees, async
+operations, rate limits, idempotency and live logs, with optional injected
+faults. Seed data: marquees local, prod-eu and unpaid; playspecs web and
+broken (whose rollouts fail at the build step).
+
+--chaos takes a profile (flaky, outage, hostile) or a spec such as
+"503=0.2,latency=0.1:2s". --speed divides every simulated duration.
+Stop it with Ctrl-C.`,
+		Example: `  fibe local serve
+  fibe local serve --chaos flaky --seed 7
+  fibe local serve --addr 127.0.0.1:0 --speed 10`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Speed <= 0 {
+				return output.FlagErrorf("--speed must be positive")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serveRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:7878", "Address to listen on")
+	cmd.Flags().StringVar(&opts.APIKey, "api-key", "", "API key the server accepts (default: the well-known local key)")
+	cmd.Flags().StringVar(&opts.Chaos, "chaos", "", "Fault profile (flaky, outage, hostile) or spec")
+	cmd.Flags().Int64Var(&opts.Seed, "seed", 0, "Seed of the fault generator (reproducible chaos)")
+	cmd.Flags().Float64Var(&opts.Speed, "speed", 1, "Speed factor of simulated durations")
+	return cmd
+}
+
+func serveRun(ctx context.Context, opts *ServeOptions) error {
+	ios := opts.Factory.IOStreams
+	key := opts.APIKey
+	if key == "" {
+		key = localapi.DefaultAPIKey
+	}
+	srv, err := localapi.New(localapi.Config{APIKey: key, Chaos: opts.Chaos, Seed: opts.Seed, Speed: opts.Speed})
+	if err != nil {
+		return output.FlagErrorf("%v", err)
+	}
+	defer srv.Close()
+
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", opts.Addr, err)
+	}
+	url := "http://" + ln.Addr().String()
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Shutdown waits for active requests; the emulator releases the ones it
+	// is delaying on purpose.
+	hs.RegisterOnShutdown(srv.Close)
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	info := ServeInfo{URL: url, APIKey: key}
+	if ios.JSON() {
+		if err := ios.PrintJSON(info); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(ios.Out, "Local Fibe API listening on %s\n", url)
+		fmt.Fprintf(ios.Out, "API key: %s\n", key)
+		fmt.Fprintf(ios.Out, "export FIBE_API_URL=%s FIBE_API_KEY=%s\n", url, key)
+		if opts.Chaos != "" {
+			fmt.Fprintf(ios.Out, "Chaos: %s (seed %d)\n", opts.Chaos, opts.Seed)
+		}
+	}
+	ios.Notice("Press Ctrl-C to stop.")
+	if opts.Ready != nil {
+		opts.Ready(url)
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	ios.Notice("Stopped.")
+	return nil
+}

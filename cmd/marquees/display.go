@@ -1,0 +1,39 @@
+package marquees
+
+import (
+	"strconv"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+func printTable(ios *output.IOStreams, items []client.Marquee) error {
+	cs := ios.ColorScheme()
+	t := output.NewTable(ios.Out, cs, "ID", "NAME", "HOST", "PORT", "USER", "STATUS", "PAID UNTIL")
+	for _, m := range items {
+		port := ""
+		if m.Port != 0 {
+			port = strconv.Itoa(m.Port)
+		}
+		t.AddRow(strconv.FormatInt(m.ID, 10), m.Name, m.Host, port, m.User, cs.Status(m.Status), cmdutil.ShortRelative(m.PaidUntil))
+	}
+	return t.Render()
+}
+
+func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
+	cs := ios.ColorScheme()
+	d := output.NewDetail(ios.Out, cs)
+	d.Add("ID", strconv.FormatInt(m.ID, 10))
+	d.Add("Name", m.Name)
+	d.Add("Host", m.Host)
+	if m.Port != 0 {
+		d.Add("Port", strconv.Itoa(m.Port))
+	}
+	d.Add("User", m.User)
+	d.Add("Status", cs.Status(m.Status))
+	d.Add("Paid until", cmdutil.FormatTime(m.PaidUntil))
+	d.Add("Created", cmdutil.FormatTime(m.CreatedAt))
+	d.Add("Updated", cmdutil.FormatTime(m.UpdatedAt))
+	return d.Render()
+}

@@ -1,0 +1,69 @@
+package marquees
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// UpdateOptions are the inputs of `fibe marquees update`.
+type UpdateOptions struct {
+	Factory  *cmdutil.Factory
+	Ref      string
+	Body     map[string]any
+	Mutation cmdutil.MutationFlags
+}
+
+// NewCmdUpdate builds `fibe marquees update <id|name>`.
+func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
+	opts := &UpdateOptions{Factory: f}
+	var fl fields
+	cmd := &cobra.Command{
+		Use:               "update <id|name> [--name NEW] [--host H] [--port N] [--user U] [--ssh-key-file PATH] [-f payload.json|-]",
+		Short:             "Change a marquee",
+		Args:              cmdutil.ExactArgs(1, "<id|name>"),
+		ValidArgsFunction: cmdutil.CompleteMarqueeNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			body, err := fl.body(f, cmd)
+			if err != nil {
+				return err
+			}
+			if len(body) == 0 {
+				return output.FlagErrorf("nothing to change: give --name, --host, --port, --user, --ssh-key-file or -f")
+			}
+			opts.Body = body
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return updateRun(cmd.Context(), opts)
+		},
+	}
+	addFieldFlags(cmd, &fl, "New name")
+	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
+	return cmd
+}
+
+func updateRun(ctx context.Context, opts *UpdateOptions) error {
+	f := opts.Factory
+	mo, err := opts.Mutation.Options()
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	m, resp, err := c.Marquees.Update(ctx, opts.Ref, opts.Body, mo)
+	if err != nil {
+		return err
+	}
+	cmdutil.ReplayNotice(f, resp)
+	if f.IOStreams.JSON() {
+		return f.IOStreams.PrintJSON(m)
+	}
+	return printMarquee(f.IOStreams, m)
+}

@@ -1,0 +1,127 @@
+package ops
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// GetOptions are the inputs of `fibe ops get`.
+type GetOptions struct {
+	Factory   *cmdutil.Factory
+	RequestID string
+}
+
+// Status is the JSON form of one look at an operation, the same whatever
+// shape (current or older) the server answered with.
+type Status struct {
+	RequestID string            `json:"request_id"`
+	Status    string            `json:"status"`
+	Result    json.RawMessage   `json:"result,omitempty"`
+	Error     *output.ErrorBody `json:"error,omitempty"`
+}
+
+// NewCmdGet builds `fibe ops get <request-id>`.
+func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
+	opts := &GetOptions{Factory: f}
+	return &cobra.Command{
+		Use:   "get <request-id>",
+		Short: "Look once at an async operation",
+		Args:  cmdutil.ExactArgs(1, "<request-id>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.RequestID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return getRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func getRun(ctx context.Context, opts *GetOptions) error {
+	c, err := opts.Factory.Client()
+	if err != nil {
+		return err
+	}
+	st, _, err := c.Async.Get(ctx, opts.RequestID)
+	if err != nil {
+		return err
+	}
+	doc := statusDoc(opts.RequestID, st)
+	ios := opts.Factory.IOStreams
+	if ios.JSON() {
+		return ios.PrintJSON(doc)
+	}
+	cs := ios.ColorScheme()
+	d := output.NewDetail(ios.Out, cs)
+	d.Add("Request", doc.RequestID)
+	d.Add("Status", cs.Status(doc.Status))
+	if doc.Error != nil {
+		d.Add("Error", doc.Error.Code+": "+doc.Error.Message)
+		keys := make([]string, 0, len(doc.Error.Details))
+		for k := range doc.Error.Details {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			d.Add("Detail "+k, compact(doc.Error.Details[k]))
+		}
+	}
+	if len(doc.Result) > 0 {
+		d.Add("Result", indent(doc.Result))
+	}
+	if err := d.Render(); err != nil {
+		return err
+	}
+	if doc.Status == "queued" || doc.Status == "running" {
+		ios.Notice("Wait for it with: fibe ops wait %s", doc.RequestID)
+	}
+	return nil
+}
+
+func statusDoc(id string, st *client.AsyncStatus) Status {
+	doc := Status{RequestID: firstNonEmpty(st.RequestID, id), Status: st.Status, Result: st.Result}
+	if st.Err != nil {
+		b := output.ErrorBodyOf(st.Err)
+		doc.Error = &b
+	}
+	return doc
+}
+
+func compact(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+func indent(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return string(raw)
+	}
+	return string(data)
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

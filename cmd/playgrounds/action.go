@@ -1,0 +1,100 @@
+package playgrounds
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+)
+
+// actionSpec describes one playground operation command.
+type actionSpec struct {
+	use      string // command name
+	action   string // action_type on the wire
+	short    string
+	progress string // spinner label verb
+	force    bool   // accepts --force
+	example  string
+}
+
+var (
+	actionRollout = actionSpec{use: "rollout", action: "rollout", short: "Roll out a playground (build and deploy)",
+		progress: "Rolling out", force: true, example: `  fibe pg rollout preview-42
+  fibe pg rollout preview-42 --no-wait --json | jq -r .request_id`}
+	actionRestart = actionSpec{use: "restart", action: "hard_restart", short: "Restart a playground's services",
+		progress: "Restarting", example: `  fibe pg restart preview-42 --idempotency-key "ci-$CI_JOB_ID-restart"`}
+	actionStop  = actionSpec{use: "stop", action: "stop", short: "Stop a playground", progress: "Stopping"}
+	actionStart = actionSpec{use: "start", action: "start", short: "Start a stopped playground", progress: "Starting"}
+)
+
+// ActionOptions are the inputs of the operation commands.
+type ActionOptions struct {
+	Factory  *cmdutil.Factory
+	Ref      string
+	Action   string
+	Force    bool
+	Mutation cmdutil.MutationFlags
+	Wait     cmdutil.WaitFlags
+	label    string
+}
+
+// NewCmdAction builds one of rollout, restart, stop, start.
+func NewCmdAction(f *cmdutil.Factory, spec actionSpec, runF func(context.Context, *ActionOptions) error) *cobra.Command {
+	opts := &ActionOptions{Factory: f, Action: spec.action, label: spec.progress}
+	cmd := &cobra.Command{
+		Use:   spec.use + " <id|name>",
+		Short: spec.short,
+		Long: spec.short + `.
+
+The command waits for the operation with a spinner and prints the final
+status. With --no-wait it prints the operation's handle instead; resume
+with ` + "`fibe ops wait <request-id>`.",
+		Example:           spec.example,
+		Args:              cmdutil.ExactArgs(1, "<id|name>"),
+		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return actionRun(cmd.Context(), opts)
+		},
+	}
+	if spec.force {
+		cmd.Flags().BoolVar(&opts.Force, "force", false, "Force the operation")
+	}
+	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
+	cmdutil.AddWaitFlags(cmd, &opts.Wait)
+	return cmd
+}
+
+func actionRun(ctx context.Context, opts *ActionOptions) error {
+	f := opts.Factory
+	mo, err := opts.Mutation.Options()
+	if err != nil {
+		return err
+	}
+	wo, err := opts.Wait.Options(f)
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	stop := cmdutil.Progress(f, opts.label+" "+opts.Ref, wo)
+	st, resp, err := c.Playgrounds.Action(ctx, opts.Ref, opts.Action, opts.Force, mo, wo)
+	stop()
+	if err != nil {
+		return cmdutil.WaitFailed(f, err)
+	}
+	if accepted, err := cmdutil.Accepted(f, resp, st == nil); accepted {
+		return err
+	}
+	cmdutil.ReplayNotice(f, resp)
+	if f.IOStreams.JSON() {
+		return f.IOStreams.PrintJSON(st)
+	}
+	return printStatus(f.IOStreams, st)
+}

@@ -1,0 +1,131 @@
+package playgrounds
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// CreateOptions are the inputs of `fibe playgrounds create`.
+type CreateOptions struct {
+	Factory  *cmdutil.Factory
+	Name     string
+	Playspec string
+	Marquee  string
+	Env      []string
+	File     string
+	Mutation cmdutil.MutationFlags
+	Wait     cmdutil.WaitFlags
+}
+
+// NewCmdCreate builds `fibe playgrounds create`.
+func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
+	opts := &CreateOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "create --name NAME --playspec ID|NAME [--marquee ID|NAME] [--env K=V ...] [-f payload.json|-]",
+		Short: "Create a playground",
+		Long: `Create a playground from a playspec on a marquee.
+
+Fields may come from a JSON payload (-f FILE, or - for stdin), with or
+without the {"playground": {...}} wrapper; flags override the payload.`,
+		Example: `  fibe pg create --name preview-42 --playspec web --marquee prod-eu
+  fibe pg create --name preview-43 --playspec web --env RAILS_ENV=staging
+  fibe pg create -f playground.json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return createRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Name, "name", "", "Name of the playground")
+	cmd.Flags().StringVar(&opts.Playspec, "playspec", "", "Playspec id or name")
+	cmd.Flags().StringVar(&opts.Marquee, "marquee", "", "Marquee id or name (default: the account's default marquee)")
+	cmd.Flags().StringArrayVar(&opts.Env, "env", nil, "Environment override KEY=VALUE (repeatable)")
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "JSON payload file, or - for stdin")
+	_ = cmd.RegisterFlagCompletionFunc("marquee", cmdutil.CompleteMarqueeFlag(f))
+	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
+	cmdutil.AddWaitFlags(cmd, &opts.Wait)
+	return cmd
+}
+
+func createBody(opts *CreateOptions) (map[string]any, error) {
+	body := map[string]any{}
+	if opts.File != "" {
+		var err error
+		if body, err = cmdutil.ReadPayload(opts.Factory, opts.File, "playground"); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Name != "" {
+		body["name"] = opts.Name
+	}
+	if opts.Playspec != "" {
+		body["playspec_id"] = cmdutil.IDOrName(opts.Playspec)
+	}
+	if opts.Marquee != "" {
+		body["marquee_id"] = cmdutil.IDOrName(opts.Marquee)
+	}
+	env, err := cmdutil.ParseEnv(opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	cmdutil.MergeEnv(body, "env_overrides", env)
+	if _, ok := body["name"]; !ok {
+		return nil, output.FlagErrorf("--name is required (or a \"name\" in the payload)")
+	}
+	if _, ok := body["playspec_id"]; !ok {
+		return nil, output.FlagErrorf("--playspec is required (or a \"playspec_id\" in the payload)")
+	}
+	return body, nil
+}
+
+func createRun(ctx context.Context, opts *CreateOptions) error {
+	body, err := createBody(opts)
+	if err != nil {
+		return err
+	}
+	mo, err := opts.Mutation.Options()
+	if err != nil {
+		return err
+	}
+	f := opts.Factory
+	wo, err := opts.Wait.Options(f)
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	stop := cmdutil.Progress(f, "Creating playground "+nameOf(body), wo)
+	p, resp, err := c.Playgrounds.Create(ctx, body, mo, wo)
+	stop()
+	if err != nil {
+		return cmdutil.WaitFailed(f, err)
+	}
+	if accepted, err := cmdutil.Accepted(f, resp, p == nil); accepted {
+		return err
+	}
+	cmdutil.ReplayNotice(f, resp)
+	ios := f.IOStreams
+	if ios.JSON() {
+		return ios.PrintJSON(p)
+	}
+	if err := printPlayground(ios, p); err != nil {
+		return err
+	}
+	ios.Notice("Next: fibe pg rollout %s", p.Name)
+	return nil
+}
+
+func nameOf(body map[string]any) string {
+	if s, ok := body["name"].(string); ok {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,134 @@
+package playgrounds
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+func printTable(ios *output.IOStreams, items []client.Playground) error {
+	cs := ios.ColorScheme()
+	t := output.NewTable(ios.Out, cs, "ID", "NAME", "STATUS", "MARQUEE", "PLAYSPEC", "EXPIRES")
+	for _, p := range items {
+		t.AddRow(strconv.FormatInt(p.ID, 10), p.Name, cs.Status(p.Status), ref(p.MarqueeName, p.MarqueeID),
+			ref(p.PlayspecName, p.PlayspecID), cmdutil.ShortRelative(p.ExpiresAt))
+	}
+	return t.Render()
+}
+
+// ref prefers a name and falls back on the id.
+func ref(name string, id int64) string {
+	if name != "" {
+		return name
+	}
+	if id != 0 {
+		return strconv.FormatInt(id, 10)
+	}
+	return ""
+}
+
+func printPlayground(ios *output.IOStreams, p *client.Playground) error {
+	d := output.NewDetail(ios.Out, ios.ColorScheme())
+	addPlayground(d, ios.ColorScheme(), p)
+	return d.Render()
+}
+
+func addPlayground(d *output.Detail, cs *output.ColorScheme, p *client.Playground) {
+	d.Add("ID", strconv.FormatInt(p.ID, 10))
+	d.Add("Name", p.Name)
+	d.Add("Status", cs.Status(p.Status))
+	d.Add("Marquee", ref(p.MarqueeName, p.MarqueeID))
+	d.Add("Playspec", ref(p.PlayspecName, p.PlayspecID))
+	d.Add("Reason", p.StateReason)
+	if len(p.StateReasons) > 0 && !(len(p.StateReasons) == 1 && p.StateReasons[0] == p.StateReason) {
+		d.Add("Reasons", strings.Join(p.StateReasons, ", "))
+	}
+	d.Add("Error", p.ErrorMessage)
+	d.Add("Expires", cmdutil.FormatTime(p.ExpiresAt))
+	d.Add("Created", cmdutil.FormatTime(p.CreatedAt))
+	var urls [][]string
+	for _, u := range p.ServiceURLs {
+		urls = append(urls, []string{u.Name, u.URL})
+	}
+	d.Add("URLs", output.Columns(urls))
+	var services [][]string
+	for _, s := range p.Services {
+		status := firstNonEmpty(s.Status, runningWord(s.Running))
+		row := []string{s.Name, cs.Status(status)}
+		if s.Health != "" && s.Health != status {
+			row = append(row, s.Health)
+		}
+		if s.ExitCode != nil {
+			row = append(row, fmt.Sprintf("exit %d", *s.ExitCode))
+		}
+		services = append(services, row)
+	}
+	d.Add("Services", output.Columns(services))
+	var builds [][]string
+	for _, b := range p.BuildStatuses {
+		builds = append(builds, []string{b.Service, cs.Status(b.Status), b.Error})
+	}
+	d.Add("Builds", output.Columns(builds))
+}
+
+func printStatus(ios *output.IOStreams, st *client.PlaygroundStatus) error {
+	cs := ios.ColorScheme()
+	d := output.NewDetail(ios.Out, cs)
+	addPlayground(d, cs, &st.Playground)
+	step := st.ErrorStep
+	if st.ErrorStepLabel != "" {
+		step = strings.TrimSpace(step + " (" + st.ErrorStepLabel + ")")
+	}
+	d.Add("Failed step", step)
+	for _, line := range detailPairs(st.ErrorDetails) {
+		d.Add(line[0], line[1])
+	}
+	if st.FailureDiagnostics != nil {
+		d.Add("Diagnostics", compact(st.FailureDiagnostics))
+	}
+	return d.Render()
+}
+
+func detailPairs(m map[string]any) [][2]string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	out := make([][2]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, [2]string{"Detail " + k, compact(m[k])})
+	}
+	return out
+}
+
+func runningWord(running bool) string {
+	if running {
+		return "running"
+	}
+	return "stopped"
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func printLines(w io.Writer, lines []string) error {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

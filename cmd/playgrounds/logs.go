@@ -1,0 +1,120 @@
+package playgrounds
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// LogsOptions are the inputs of `fibe playgrounds logs`.
+type LogsOptions struct {
+	Factory  *cmdutil.Factory
+	Ref      string
+	Service  string
+	Tail     int
+	Follow   bool
+	Mutation cmdutil.MutationFlags
+	Wait     cmdutil.WaitFlags
+}
+
+// NewCmdLogs builds `fibe playgrounds logs <id|name>`.
+func NewCmdLogs(f *cmdutil.Factory, runF func(context.Context, *LogsOptions) error) *cobra.Command {
+	opts := &LogsOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "logs <id|name> [--service S] [--tail N] [--follow]",
+		Short: "Show a playground's logs",
+		Long: `Show a playground's logs. Without --follow this fetches a snapshot (an
+async operation). With --follow the lines stream live until Ctrl-C; with
+--json each line is one JSON object (NDJSON).`,
+		Example: `  fibe pg logs preview-42 --service web --tail 100
+  fibe pg logs preview-42 --follow`,
+		Args:              cmdutil.ExactArgs(1, "<id|name>"),
+		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if opts.Tail < 0 {
+				return output.FlagErrorf("--tail must be 0 or more")
+			}
+			if opts.Follow && opts.Wait.NoWait {
+				return output.FlagErrorf("--follow and --no-wait cannot be used together")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return logsRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Service, "service", "s", "", "Only this service")
+	cmd.Flags().IntVarP(&opts.Tail, "tail", "n", 0, "Number of recent lines (default: the server's)")
+	cmd.Flags().BoolVarP(&opts.Follow, "follow", "F", false, "Stream new lines until interrupted")
+	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
+	cmdutil.AddWaitFlags(cmd, &opts.Wait)
+	return cmd
+}
+
+func logsRun(ctx context.Context, opts *LogsOptions) error {
+	f := opts.Factory
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	if opts.Follow {
+		cfg, err := f.Config()
+		if err != nil {
+			return err
+		}
+		if cfg.Local() {
+			// The in-process API has no socket to stream over.
+			return output.FlagErrorf("--follow needs a served API: run `fibe local serve` and point --api-url at it")
+		}
+		return followRun(ctx, c, opts)
+	}
+	mo, err := opts.Mutation.Options()
+	if err != nil {
+		return err
+	}
+	wo, err := opts.Wait.Options(f)
+	if err != nil {
+		return err
+	}
+	stop := cmdutil.Progress(f, "Fetching logs of "+opts.Ref, wo)
+	lines, resp, err := c.Playgrounds.Logs(ctx, opts.Ref, opts.Service, opts.Tail, mo, wo)
+	stop()
+	if err != nil {
+		return cmdutil.WaitFailed(f, err)
+	}
+	if accepted, err := cmdutil.Accepted(f, resp, lines == nil && opts.Wait.NoWait); accepted {
+		return err
+	}
+	cmdutil.ReplayNotice(f, resp)
+	if lines == nil {
+		lines = []string{}
+	}
+	if f.IOStreams.JSON() {
+		return f.IOStreams.PrintJSON(map[string]any{"lines": lines})
+	}
+	return printLines(f.IOStreams.Out, lines)
+}
+
+func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
+	ios := opts.Factory.IOStreams
+	cs := ios.ColorScheme()
+	fo := client.FollowOptions{Service: opts.Service, Tail: opts.Tail}
+	return c.Playgrounds.FollowLogs(ctx, opts.Ref, fo, func(l client.LogLine) error {
+		if ios.JSON() {
+			return ios.PrintJSONLine(l)
+		}
+		var err error
+		if opts.Service == "" && l.Service != "" {
+			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(l.Service+" |"), l.Line)
+		} else {
+			_, err = fmt.Fprintln(ios.Out, l.Line)
+		}
+		return err
+	})
+}

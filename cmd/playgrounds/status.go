@@ -1,0 +1,82 @@
+package playgrounds
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+)
+
+// StatusOptions are the inputs of `fibe playgrounds status`.
+type StatusOptions struct {
+	Factory  *cmdutil.Factory
+	Ref      string
+	Refresh  bool
+	Mutation cmdutil.MutationFlags
+	Wait     cmdutil.WaitFlags
+}
+
+// NewCmdStatus builds `fibe playgrounds status <id|name> [--refresh]`.
+func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "status <id|name> [--refresh]",
+		Short: "Show a playground's status",
+		Long: `Show a playground's status, with the failed step and diagnostics when it
+failed. --refresh asks the marquee for the live state first (an async
+operation).`,
+		Args:              cmdutil.ExactArgs(1, "<id|name>"),
+		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return statusRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Refresh, "refresh", false, "Refresh the status from the marquee (async)")
+	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
+	cmdutil.AddWaitFlags(cmd, &opts.Wait)
+	return cmd
+}
+
+func statusRun(ctx context.Context, opts *StatusOptions) error {
+	f := opts.Factory
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	var st *client.PlaygroundStatus
+	if opts.Refresh {
+		mo, err := opts.Mutation.Options()
+		if err != nil {
+			return err
+		}
+		wo, err := opts.Wait.Options(f)
+		if err != nil {
+			return err
+		}
+		stop := cmdutil.Progress(f, "Refreshing "+opts.Ref, wo)
+		var resp *client.Response
+		st, resp, err = c.Playgrounds.RefreshStatus(ctx, opts.Ref, mo, wo)
+		stop()
+		if err != nil {
+			return cmdutil.WaitFailed(f, err)
+		}
+		if accepted, err := cmdutil.Accepted(f, resp, st == nil); accepted {
+			return err
+		}
+		cmdutil.ReplayNotice(f, resp)
+	} else {
+		if st, _, err = c.Playgrounds.Status(ctx, opts.Ref); err != nil {
+			return err
+		}
+	}
+	if f.IOStreams.JSON() {
+		return f.IOStreams.PrintJSON(st)
+	}
+	return printStatus(f.IOStreams, st)
+}

@@ -1,0 +1,72 @@
+package playgrounds
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// WaitOptions are the inputs of `fibe playgrounds wait`.
+type WaitOptions struct {
+	Factory *cmdutil.Factory
+	Ref     string
+	For     string
+	Wait    cmdutil.WaitFlags
+}
+
+// waitable are the statuses one can wait for.
+var waitable = map[string]bool{"running": true, "stopped": true}
+
+// NewCmdWait builds `fibe playgrounds wait <id|name> [--for running]`.
+func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
+	opts := &WaitOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "wait <id|name> [--for running]",
+		Short: "Wait until a playground reaches a status",
+		Long: `Wait until a playground reaches a status (running by default). If it
+reaches error, failed or destroyed instead, the command fails with
+PLAYGROUND_TERMINAL_STATE (exit 11) and prints the reasons.`,
+		Example:           `  fibe pg wait preview-42 --for running --wait-timeout 10m`,
+		Args:              cmdutil.ExactArgs(1, "<id|name>"),
+		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if !waitable[opts.For] {
+				return output.FlagErrorf("invalid --for %q: one of running, stopped", opts.For)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return waitRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.For, "for", "running", "Status to wait for: running or stopped")
+	_ = cmd.RegisterFlagCompletionFunc("for", cobra.FixedCompletions([]string{"running", "stopped"}, cobra.ShellCompDirectiveNoFileComp))
+	cmdutil.AddWaitDurationFlags(cmd, &opts.Wait)
+	return cmd
+}
+
+func waitRun(ctx context.Context, opts *WaitOptions) error {
+	f := opts.Factory
+	wo, err := opts.Wait.Options(f)
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	stop := cmdutil.Progress(f, "Waiting for "+opts.Ref+" to be "+opts.For, wo)
+	st, err := c.Playgrounds.Wait(ctx, opts.Ref, opts.For, wo)
+	stop()
+	if err != nil {
+		return err
+	}
+	if f.IOStreams.JSON() {
+		return f.IOStreams.PrintJSON(st)
+	}
+	return printStatus(f.IOStreams, st)
+}

@@ -1,0 +1,191 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/auth"
+	"github.com/fibegg/fibe/cmd/breaker"
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/completion"
+	configcmd "github.com/fibegg/fibe/cmd/config"
+	"github.com/fibegg/fibe/cmd/local"
+	"github.com/fibegg/fibe/cmd/marquees"
+	"github.com/fibegg/fibe/cmd/ops"
+	"github.com/fibegg/fibe/cmd/playgrounds"
+	"github.com/fibegg/fibe/cmd/version"
+	"github.com/fibegg/fibe/internal/build"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// GlobalFlags are the flags every command accepts (cli.md, "Global flags").
+type GlobalFlags struct {
+	APIURL     string
+	APIKey     string
+	Profile    string
+	JSON       bool
+	JQ         string
+	Timeout    time.Duration
+	MaxRetries int
+	Debug      bool
+	NoColor    bool
+	Quiet      bool
+}
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	g := &GlobalFlags{}
+	root := &cobra.Command{
+		Use:   "fibe",
+		Short: "Manage Fibe playgrounds and marquees from the command line",
+		Long: `fibe manages Fibe playgrounds (preview environments) and the marquees
+(servers) they run on. Every request follows one reliability contract:
+typed errors, retries with backoff, idempotency keys on every mutation,
+waiting on asynchronous operations, and a circuit breaker per marquee.
+
+Try it without an account against the embedded local API:
+
+  fibe --api-url local pg create --name demo --playspec web --marquee local
+  fibe --api-url local pg rollout demo`,
+		Version:       build.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return applyGlobals(f, cmd, g)
+		},
+	}
+	root.SetVersionTemplate("fibe {{.Version}}\n")
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return output.FlagErrorWrap(err) })
+
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.APIURL, "api-url", "https://fibe.gg", `API base URL, or "local" for the embedded local API (env FIBE_API_URL, FIBE_DOMAIN)`)
+	pf.StringVar(&g.APIKey, "api-key", "", "API key (env FIBE_API_KEY; default: the key stored by `fibe auth login`)")
+	pf.StringVar(&g.Profile, "profile", "default", "Configuration profile (env FIBE_PROFILE)")
+	pf.BoolVar(&g.JSON, "json", false, "Print exactly one JSON document on stdout")
+	pf.StringVar(&g.JQ, "jq", "", "Filter the JSON output with a jq expression (implies --json)")
+	pf.DurationVar(&g.Timeout, "timeout", 30*time.Second, "Timeout of one HTTP attempt (env FIBE_TIMEOUT)")
+	pf.IntVar(&g.MaxRetries, "max-retries", 3, "Retries after the first attempt (env FIBE_MAX_RETRIES)")
+	pf.BoolVar(&g.Debug, "debug", false, "Trace HTTP on stderr, credentials redacted (env FIBE_DEBUG)")
+	pf.BoolVar(&g.NoColor, "no-color", false, "Disable color (also NO_COLOR)")
+	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "No notices: only data and errors")
+
+	root.AddCommand(
+		playgrounds.NewCmdPlaygrounds(f),
+		marquees.NewCmdMarquees(f),
+		ops.NewCmdOps(f),
+		breaker.NewCmdBreaker(f),
+		auth.NewCmdAuth(f),
+		configcmd.NewCmdConfig(f),
+		completion.NewCmdCompletion(f),
+		version.NewCmdVersion(f),
+		local.NewCmdLocal(f),
+	)
+	return root
+}
+
+// applyGlobals hands the parsed global flags to the streams and the factory.
+func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error {
+	ios := f.IOStreams
+	f.SetFlags(cmd.Flags())
+	ios.SetNoColor(g.NoColor)
+	ios.SetQuiet(g.Quiet)
+	ios.SetJSON(g.JSON)
+	if cmd.Flags().Changed("jq") {
+		q, err := output.CompileJQ(g.JQ)
+		if err != nil {
+			return err
+		}
+		ios.SetJQ(q)
+	}
+	if g.MaxRetries < 0 {
+		return output.FlagErrorf("--max-retries must be 0 or more")
+	}
+	if cmd.Flags().Changed("timeout") && g.Timeout <= 0 {
+		return output.FlagErrorf("--timeout must be positive")
+	}
+	return nil
+}
+
+// Main runs fibe with the process's arguments and returns the exit code.
+func Main() int {
+	ios := output.System()
+	args := os.Args[1:]
+	f := cmdutil.New(ios, args)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		// After the first signal, stop catching: a second Ctrl-C ends the
+		// process immediately instead of waiting for a clean unwind.
+		<-ctx.Done()
+		stop()
+	}()
+
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	err := Execute(ctx, root)
+	if err == nil {
+		return output.ExitOK
+	}
+	if !ios.JSON() && wantsJSON(args) {
+		// The flags were never applied (a parse error): honour --json anyway.
+		ios.SetJSON(true)
+	}
+	ios.PrintError(err, f.Invocation)
+	return output.ExitCode(err)
+}
+
+// Execute runs the tree and normalizes its error: cobra's own parse
+// failures become usage errors, and an interruption becomes CANCELLED.
+func Execute(ctx context.Context, root *cobra.Command) error {
+	_, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return nil
+	}
+	if isCobraUsageError(err) {
+		return output.FlagErrorWrap(err)
+	}
+	if _, ok := client.AsError(err); !ok && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return &client.Error{Code: client.CodeCancelled, Message: "interrupted", Err: err}
+	}
+	return err
+}
+
+// isCobraUsageError recognises the errors cobra returns before a command
+// runs (they carry no type to test).
+func isCobraUsageError(err error) bool {
+	var flagErr *output.FlagError
+	if errors.As(err, &flagErr) {
+		return false // already one
+	}
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command ", "unknown flag", "unknown shorthand flag", "required flag(s) ", "if any flags in the group ", "invalid argument ", "flag needs an argument", "accepts ", "requires at least ", "requires at most "} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// wantsJSON spots --json or --jq on a command line that failed to parse.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--jq" || strings.HasPrefix(a, "--jq=") || strings.HasPrefix(a, "--json=") {
+			return a != "--json=false"
+		}
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+func TestCobraErrorsAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--bogus"},
+		{"nope"},
+		{"pg", "list", "--page", "x"},
+		{"pg", "get"},
+		{"pg", "list", "--jq", ".["},
+		{"version", "extra"},
+	} {
+		ios, _, _, _ := output.Test()
+		root := NewCmdRoot(cmdutil.New(ios, args))
+		root.SetArgs(args)
+		err := Execute(context.Background(), root)
+		if output.ExitCode(err) != output.ExitUsage {
+			t.Errorf("%v: %v (exit %d)", args, err, output.ExitCode(err))
+		}
+	}
+}
+
+func TestInterruptBecomesCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as the SIGINT handler does
+	cmd := &cobra.Command{Use: "slow", RunE: func(cmd *cobra.Command, _ []string) error {
+		<-cmd.Context().Done()
+		return fmt.Errorf("waiting: %w", cmd.Context().Err())
+	}}
+	cmd.SetArgs(nil)
+	err := Execute(ctx, cmd)
+	if !client.IsCancelled(err) || output.ExitCode(err) != output.ExitInterrupted {
+		t.Fatalf("got %v (exit %d), want CANCELLED / 130", err, output.ExitCode(err))
+	}
+}
+
+func TestWantsJSON(t *testing.T) {
+	for args, want := range map[string]bool{
+		"pg list --json":       true,
+		"pg list --jq=.":       true,
+		"pg list":              false,
+		"pg list -- --json":    false,
+		"pg list --json=false": false,
+	} {
+		if got := wantsJSON(splitArgs(args)); got != want {
+			t.Errorf("%q: %v", args, got)
+		}
+	}
+}
+
+func splitArgs(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' {
+			if start >= 0 {
+				out = append(out, s[start:i])
+			}
+			start = -1
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+package output
+
+import (
+	"strings"
+)
+
+// RetryCommand is the command line that repeats an interrupted mutation
+// safely: the same arguments plus --idempotency-key KEY, so the server
+// replays the first answer instead of running the mutation twice. A key
+// already on the command line is replaced.
+func RetryCommand(invocation []string, key string) string {
+	args := make([]string, 0, len(invocation)+2)
+	for i := 0; i < len(invocation); i++ {
+		a := invocation[i]
+		if a == "--idempotency-key" {
+			i++ // drop its value too
+			continue
+		}
+		if strings.HasPrefix(a, "--idempotency-key=") {
+			continue
+		}
+		args = append(args, a)
+	}
+	args = append(args, "--idempotency-key", key)
+	return "fibe " + ShellJoin(args)
+}
+
+// ShellJoin quotes args for a POSIX shell so the printed command can be
+// pasted back as is.
+func ShellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	return strings.Join(quoted, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@%+", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,48 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+)
+
+// FlagError is a usage error: a bad flag, argument or local input. It exits 2.
+type FlagError struct{ err error }
+
+func (e *FlagError) Error() string { return e.err.Error() }
+func (e *FlagError) Unwrap() error { return e.err }
+
+// FlagErrorf builds a usage error.
+func FlagErrorf(format string, args ...any) error {
+	return &FlagError{err: fmt.Errorf(format, args...)}
+}
+
+// FlagErrorWrap marks err as a usage error.
+func FlagErrorWrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &FlagError{err: err}
+}
+
+// AuthRequiredError means no API key could be found. It exits 4 and tells
+// the user how to provide one.
+type AuthRequiredError struct {
+	APIURL  string
+	Profile string
+}
+
+func (e *AuthRequiredError) Error() string {
+	return "no API key for " + e.APIURL
+}
+
+// Hint is the second line printed under the error.
+func (e *AuthRequiredError) Hint() string {
+	login := "fibe auth login"
+	if e.Profile != "" && e.Profile != "default" {
+		login += " --profile " + e.Profile
+	}
+	return fmt.Sprintf("Run `%s`, or set FIBE_API_KEY (or pass --api-key).", login)
+}
+
+// ErrAborted is returned when the user declines a confirmation prompt.
+var ErrAborted = errors.New("aborted")

@@ -1,0 +1,136 @@
+package output
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func env(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+}
+
+func TestColorDecision(t *testing.T) {
+	cases := []struct {
+		name    string
+		tty     bool
+		vars    map[string]string
+		noColor bool
+		want    bool
+	}{
+		{"terminal", true, nil, false, true},
+		{"not a terminal", false, nil, false, false},
+		{"NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, false, false},
+		{"NO_COLOR empty still counts", true, map[string]string{"NO_COLOR": ""}, false, false},
+		{"--no-color", true, nil, true, false},
+		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false, false},
+	}
+	for _, c := range cases {
+		ios, _, _, _ := Test()
+		ios.SetStdoutTTY(c.tty)
+		ios.SetLookupEnv(env(c.vars))
+		ios.SetNoColor(c.noColor)
+		if got := ios.ColorEnabled(); got != c.want {
+			t.Errorf("%s: ColorEnabled = %v, want %v", c.name, got, c.want)
+		}
+		painted := ios.ColorScheme().Green("ok")
+		if strings.Contains(painted, "\x1b") != c.want {
+			t.Errorf("%s: painted %q", c.name, painted)
+		}
+	}
+}
+
+func TestSpinnerDecision(t *testing.T) {
+	cases := []struct {
+		name  string
+		tty   bool
+		vars  map[string]string
+		json  bool
+		quiet bool
+		want  bool
+	}{
+		{"terminal", true, nil, false, false, true},
+		{"piped", false, nil, false, false, false},
+		{"CI", true, map[string]string{"CI": "true"}, false, false, false},
+		{"json", true, nil, true, false, false},
+		{"quiet", true, nil, false, true, false},
+	}
+	for _, c := range cases {
+		ios, _, _, _ := Test()
+		ios.SetStderrTTY(c.tty)
+		ios.SetLookupEnv(env(c.vars))
+		ios.SetJSON(c.json)
+		ios.SetQuiet(c.quiet)
+		if got := ios.SpinnerAllowed(); got != c.want {
+			t.Errorf("%s: SpinnerAllowed = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestPromptsNeedATerminal(t *testing.T) {
+	ios, _, _, _ := Test()
+	if _, err := ios.PromptSecret("key: "); err != ErrNoTerminal {
+		t.Errorf("PromptSecret without a terminal: %v", err)
+	}
+	if _, err := ios.Confirm("sure?"); err != ErrNoTerminal {
+		t.Errorf("Confirm without a terminal: %v", err)
+	}
+	ios, in, _, _ := Test()
+	ios.SetStdinTTY(true)
+	ios.SetStderrTTY(true)
+	in.WriteString("yes\n")
+	if ok, err := ios.Confirm("sure?"); !ok || err != nil {
+		t.Errorf("Confirm yes: %v %v", ok, err)
+	}
+}
+
+func TestTableAlignsColoredCells(t *testing.T) {
+	var b bytes.Buffer
+	cs := newColorScheme(true)
+	tb := NewTable(&b, nil, "NAME", "STATUS", "AGE")
+	tb.AddRow("a", cs.Green("running"), "1h")
+	tb.AddRow("longer-name", "x", "")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(ansiEscape.ReplaceAllString(b.String(), ""), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%q", b.String())
+	}
+	col := strings.Index(lines[0], "STATUS")
+	if strings.Index(lines[1], "running") != col || strings.Index(lines[2], "x") != col {
+		t.Errorf("misaligned:\n%s", strings.Join(lines, "\n"))
+	}
+	if strings.HasSuffix(lines[2], " ") {
+		t.Errorf("trailing spaces: %q", lines[2])
+	}
+}
+
+func TestPrintJSONAndJQ(t *testing.T) {
+	ios, _, out, _ := Test()
+	if err := ios.PrintJSON([]map[string]any{{"id": 9007199254740993, "name": "a<b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "9007199254740993") || !strings.Contains(out.String(), `"a<b"`) {
+		t.Errorf("PrintJSON: %s", out)
+	}
+
+	ios, _, out, _ = Test()
+	q, err := CompileJQ(".[] | .id, .name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ios.SetJQ(q)
+	if !ios.JSON() {
+		t.Error("--jq must imply --json")
+	}
+	if err := ios.PrintJSON([]map[string]any{{"id": 9007199254740993, "name": "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "9007199254740993\na\n" {
+		t.Errorf("jq output %q", out)
+	}
+	if _, err := CompileJQ(".["); ExitCode(err) != 2 {
+		t.Errorf("bad jq: %v", err)
+	}
+}

@@ -1,0 +1,126 @@
+package output
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/itchyny/gojq"
+)
+
+// JQ is a compiled --jq expression.
+type JQ struct {
+	src  string
+	code *gojq.Code
+}
+
+// CompileJQ parses and compiles expr. A bad expression is a usage error, found
+// before any request is sent.
+func CompileJQ(expr string) (*JQ, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, FlagErrorf("invalid --jq expression: %v", err)
+	}
+	code, err := gojq.Compile(q)
+	if err != nil {
+		return nil, FlagErrorf("invalid --jq expression: %v", err)
+	}
+	return &JQ{src: expr, code: code}, nil
+}
+
+// SetJQ records a compiled --jq filter; it implies --json.
+func (s *IOStreams) SetJQ(q *JQ) {
+	s.jq = q
+	if q != nil {
+		s.json = true
+	}
+}
+
+// PrintJSON writes v to stdout as one indented JSON document, or, with --jq,
+// the filter's results: strings raw (as gh does), anything else as JSON, one
+// per line. Nothing is written when encoding fails.
+func (s *IOStreams) PrintJSON(v any) error {
+	data, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	if s.jq != nil {
+		return s.jq.apply(data, s.Out)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, data, "", "  "); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err = s.Out.Write(buf.Bytes())
+	return err
+}
+
+// PrintJSONLine writes v as one compact line (NDJSON, for followed streams).
+// A --jq filter applies to each line.
+func (s *IOStreams) PrintJSONLine(v any) error {
+	data, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	if s.jq != nil {
+		return s.jq.apply(data, s.Out)
+	}
+	_, err = s.Out.Write(append(data, '\n'))
+	return err
+}
+
+func marshal(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		if !json.Valid(raw) {
+			return nil, fmt.Errorf("invalid JSON document")
+		}
+		return raw, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+func (q *JQ) apply(data []byte, w io.Writer) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // ids stay exact integers
+	var input any
+	if err := dec.Decode(&input); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	iter := q.code.RunWithContext(context.Background(), input)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if err, isErr := v.(error); isErr {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				break
+			}
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if str, isStr := v.(string); isStr {
+			buf.WriteString(str)
+		} else {
+			out, err := gojq.Marshal(v)
+			if err != nil {
+				return err
+			}
+			buf.Write(out)
+		}
+		buf.WriteByte('\n')
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}

@@ -1,0 +1,102 @@
+package output
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+func TestPrintErrorHuman(t *testing.T) {
+	ios, _, out, errOut := Test()
+	ios.PrintError(&client.Error{Status: 422, Code: client.CodeValidation, Message: "name has already been taken",
+		RequestID: "req_abc123", Details: map[string]any{"name": []any{"has already been taken"}}}, nil)
+	if out.Len() != 0 {
+		t.Errorf("stdout: %q", out)
+	}
+	want := "Error: VALIDATION_FAILED: name has already been taken (request req_abc123)\n  name: has already been taken\n"
+	if errOut.String() != want {
+		t.Errorf("stderr:\n%q\nwant\n%q", errOut, want)
+	}
+}
+
+func TestPrintErrorAsyncFailureDetails(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.PrintError(&client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "build failed", RequestID: "req_1", Async: true,
+		Details: map[string]any{"reason": "image_pull_failed", "step": "build", "service": "web"}}, nil)
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(lines) != 4 || lines[1] != "  step: build" || lines[2] != "  reason: image_pull_failed" || lines[3] != "  service: web" {
+		t.Errorf("details not in order (step, reason, rest):\n%s", errOut)
+	}
+}
+
+func TestPrintErrorCancelledMutation(t *testing.T) {
+	ios, _, _, errOut := Test()
+	inv := []string{"pg", "restart", "my app", "--idempotency-key", "old"}
+	ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "interrupted", IdempotencyKey: "k123"}, inv)
+	mustHave(t, errOut.String(), "Error: CANCELLED: interrupted",
+		"Retry it safely with: fibe pg restart 'my app' --idempotency-key k123")
+	if strings.Contains(errOut.String(), "old") {
+		t.Errorf("the old key was kept:\n%s", errOut)
+	}
+}
+
+func TestPrintErrorCancelledAccepted(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "interrupted", RequestID: "req_9", IdempotencyKey: "k"}, []string{"pg", "rollout", "x"})
+	mustHave(t, errOut.String(), "Resume waiting with: fibe ops wait req_9", "fibe pg rollout x --idempotency-key k")
+}
+
+func TestPrintErrorAsyncTimeout(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.PrintError(&client.Error{Code: client.CodeAsyncTimeout, Message: "still running", RequestID: "req_5c1d"}, nil)
+	mustHave(t, errOut.String(), "Resume waiting with: fibe ops wait req_5c1d")
+}
+
+func TestPrintErrorUsageIsOneLine(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.PrintError(FlagErrorf("unknown flag: --bogus"), nil)
+	if errOut.String() != "Error: unknown flag: --bogus\n" {
+		t.Errorf("%q", errOut)
+	}
+}
+
+func TestPrintErrorJSON(t *testing.T) {
+	ios, _, out, errOut := Test()
+	ios.SetJSON(true)
+	ios.PrintError(&client.Error{Status: 404, Code: client.CodeNotFound, Message: "nope", RequestID: "req_x", IdempotencyKey: ""}, nil)
+	if out.Len() != 0 {
+		t.Errorf("stdout: %q", out)
+	}
+	var doc map[string]map[string]any
+	if err := json.Unmarshal(errOut.Bytes(), &doc); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	e := doc["error"]
+	for _, k := range []string{"code", "message", "status", "request_id", "details", "retryable", "idempotency_key"} {
+		if _, ok := e[k]; !ok {
+			t.Errorf("missing %q in %s", k, errOut)
+		}
+	}
+	if e["code"] != "RESOURCE_NOT_FOUND" || e["status"] != float64(404) || e["request_id"] != "req_x" {
+		t.Errorf("error document: %s", errOut)
+	}
+}
+
+func TestRetryCommandQuoting(t *testing.T) {
+	got := RetryCommand([]string{"pg", "create", "--name", "it's", "--env", "A=b c", "--idempotency-key=zz"}, "k1")
+	want := `fibe pg create --name 'it'\''s' --env 'A=b c' --idempotency-key k1`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func mustHave(t *testing.T, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("missing %q in:\n%s", w, s)
+		}
+	}
+}

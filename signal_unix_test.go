@@ -1,0 +1,7 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+var interrupt = syscall.SIGINT
