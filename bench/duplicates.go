@@ -94,6 +94,7 @@ func runDuplicates(ctx context.Context, env *runEnv, r *report) error {
 	r.param("naive", fmt.Sprintf("fixed %s sleep, at most %d attempts, retries any failure", p.NaiveSleep, p.NaiveAttempts))
 	r.param("retryablehttp", "NewClient defaults with HTTPClient.Timeout set to the client timeout")
 	r.param("fibe policy", describePolicy(p.Policy)+"; one client with a state dir shared by the workers")
+	r.param("client kinds run", kindsRun(env))
 	r.param("re-runs (fibe only)", "each failed create once, one at a time, with the idempotency key its error named, after the faults are switched off and the last CIRCUIT_OPEN error's \"retry in\" time has passed")
 	kinds := []dupKind{
 		{Name: "naive", New: func(u, k string) (apiClient, error) {

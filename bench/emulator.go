@@ -61,13 +61,12 @@ func (e *emulator) setup(ctx context.Context, method, path string, body any, out
 			return err
 		}
 	}
-	c := newNaiveClient(e.URL, e.Key, 10*time.Second, 0, 1)
 	req, err := newJSONRequest(ctx, method, e.URL+path, payload)
 	if err != nil {
 		return err
 	}
 	setAPIHeaders(req.Header, e.Key, payload != nil)
-	resp, err := c.HTTP.Do(req)
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
 		return err
 	}

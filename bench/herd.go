@@ -155,7 +155,7 @@ func runHerd(ctx context.Context, env *runEnv, r *report) error {
 		r.param("retryablehttp", "NewClient defaults (4 retries, 1 s..30 s exponential, Retry-After honoured, no timeout)")
 	}
 	r.param("fibe policy", describePolicy(p.Policy))
-	r.param("client kinds run", map[bool]string{true: "one after another", false: "side by side, each against its own emulator"}[env.Serial])
+	r.param("client kinds run", kindsRun(env))
 
 	results := make([]herdResult, len(kinds))
 	forEachKind(env, len(kinds), func(i int) { results[i] = herdRunKind(ctx, env, p, kinds[i]) })

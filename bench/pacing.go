@@ -67,6 +67,7 @@ func runPacing(ctx context.Context, env *runEnv, r *report) error {
 	r.param("naive", fmt.Sprintf("fixed %s sleep, at most %d attempts", p.NaiveSleep, p.NaiveAttempts))
 	r.param("retryablehttp", "NewClient defaults (Retry-After honoured on 429)")
 	r.param("fibe policy", describePolicy(p.Policy)+", with a state dir")
+	r.param("client kinds run", kindsRun(env))
 	kinds := []pacingKind{
 		{"naive", func(u, k string) (apiClient, error) {
 			return newNaiveClient(u, k, p.NaiveTimeout, p.NaiveSleep, p.NaiveAttempts), nil
@@ -171,6 +172,13 @@ func pacingRun(ctx context.Context, env *runEnv, p pacingParams, k pacingKind) p
 		res.Err = ctx.Err()
 	}
 	return res
+}
+
+func kindsRun(env *runEnv) string {
+	if env.Serial {
+		return "one after another"
+	}
+	return "side by side, each against its own emulator"
 }
 
 // forEachKind runs fn for every client kind, side by side unless the run is

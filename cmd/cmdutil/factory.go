@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strconv"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -213,37 +212,6 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		adjust(&opts)
 	}
 	return client.New(opts)
-}
-
-// LocalTransport is the in-process emulator behind `--api-url local`. Its
-// state lives in a file so that successive invocations see one world.
-// FIBE_LOCAL_SPEED (a factor, e.g. 10), FIBE_LOCAL_CHAOS (a chaos spec or
-// profile) and FIBE_LOCAL_SEED tune it.
-func LocalTransport() (http.RoundTripper, error) {
-	path, err := localapi.DefaultStatePath()
-	if err != nil {
-		return nil, err
-	}
-	cfg := localapi.Config{StatePath: path, Chaos: os.Getenv("FIBE_LOCAL_CHAOS")}
-	if s := os.Getenv("FIBE_LOCAL_SPEED"); s != "" {
-		speed, err := strconv.ParseFloat(s, 64)
-		if err != nil || speed <= 0 {
-			return nil, output.FlagErrorf("FIBE_LOCAL_SPEED must be a positive number, got %q", s)
-		}
-		cfg.Speed = speed
-	}
-	if s := os.Getenv("FIBE_LOCAL_SEED"); s != "" {
-		seed, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return nil, output.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
-		}
-		cfg.Seed = seed
-	}
-	rt, err := localapi.NewTransport(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("local API: %w", err)
-	}
-	return rt, nil
 }
 
 func lookup(fs *pflag.FlagSet, name string) *pflag.Flag {

@@ -69,8 +69,14 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 			return err
 		}
 		if cfg.Local() {
-			// The in-process API has no socket to stream over.
-			return output.FlagErrorf("--follow needs a served API: run `fibe local serve` and point --api-url at it")
+			// The in-process API has no socket to stream over: serve it on
+			// loopback for the length of the stream.
+			lc, stop, err := f.LocalStreamClient()
+			if err != nil {
+				return err
+			}
+			defer stop()
+			c = lc
 		}
 		return followRun(ctx, c, opts)
 	}
@@ -105,13 +111,15 @@ func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 	ios := opts.Factory.IOStreams
 	cs := ios.ColorScheme()
 	fo := client.FollowOptions{Service: opts.Service, Tail: opts.Tail}
+	width := 6 // widest service name so far, so the prefixes line up
 	return c.Playgrounds.FollowLogs(ctx, opts.Ref, fo, func(l client.LogLine) error {
 		if ios.JSON() {
 			return ios.PrintJSONLine(l)
 		}
 		var err error
 		if opts.Service == "" && l.Service != "" {
-			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(l.Service+" |"), l.Line)
+			width = max(width, len(l.Service))
+			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(fmt.Sprintf("%-*s |", width, l.Service)), l.Line)
 		} else {
 			_, err = fmt.Fprintln(ios.Out, l.Line)
 		}

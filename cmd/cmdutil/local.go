@@ -1,0 +1,104 @@
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// localConfig is the emulator behind `--api-url local`. Its state lives in a
+// file so that successive invocations see one world. FIBE_LOCAL_SPEED (a
+// factor, e.g. 10), FIBE_LOCAL_CHAOS (a chaos spec or profile) and
+// FIBE_LOCAL_SEED tune it.
+func localConfig() (localapi.Config, error) {
+	path, err := localapi.DefaultStatePath()
+	if err != nil {
+		return localapi.Config{}, err
+	}
+	cfg := localapi.Config{StatePath: path, Chaos: os.Getenv("FIBE_LOCAL_CHAOS")}
+	if s := os.Getenv("FIBE_LOCAL_SPEED"); s != "" {
+		speed, err := strconv.ParseFloat(s, 64)
+		if err != nil || speed <= 0 {
+			return cfg, output.FlagErrorf("FIBE_LOCAL_SPEED must be a positive number, got %q", s)
+		}
+		cfg.Speed = speed
+	}
+	if s := os.Getenv("FIBE_LOCAL_SEED"); s != "" {
+		seed, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return cfg, output.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
+		}
+		cfg.Seed = seed
+	}
+	return cfg, nil
+}
+
+// LocalTransport is the in-process emulator behind `--api-url local`:
+// requests never leave the process.
+func LocalTransport() (http.RoundTripper, error) {
+	cfg, err := localConfig()
+	if err != nil {
+		return nil, err
+	}
+	rt, err := localapi.NewTransport(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("local API: %w", err)
+	}
+	return rt, nil
+}
+
+// LocalStreamClient serves the local emulator (same state file) on an
+// ephemeral loopback port for the life of one command and returns a client
+// that talks to it over real sockets. Live log streams need this: a
+// websocket cannot ride an in-process RoundTripper. stop shuts it down.
+func (f *Factory) LocalStreamClient() (c *client.Client, stop func(), err error) {
+	lcfg, err := localConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	key, _, err := f.APIKey()
+	if err != nil {
+		return nil, nil, err
+	}
+	lcfg.APIKey = key
+	srv, err := localapi.New(lcfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("local API: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return nil, nil, fmt.Errorf("local API: %w", err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.Close)
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(f.IOStreams.ErrOut, "local API: %v\n", err)
+		}
+	}()
+	stop = func() {
+		_ = hs.Close()
+		srv.Close()
+	}
+	c, err = f.buildClient(cfg, key, func(o *client.Options) {
+		o.BaseURL, o.Transport = "http://"+ln.Addr().String(), nil
+	})
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return c, stop, nil
+}
