@@ -69,7 +69,7 @@ Try it without an account against the embedded local API:
 
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.APIURL, "api-url", "https://fibe.gg", `API base URL, or "local" for the embedded local API (env FIBE_API_URL, FIBE_DOMAIN)`)
-	pf.StringVar(&g.APIKey, "api-key", "", "API key (env FIBE_API_KEY; default: the key stored by `fibe auth login`)")
+	pf.StringVar(&g.APIKey, "api-key", "", "API key (env FIBE_API_KEY; default: the key stored by fibe auth login)")
 	pf.StringVar(&g.Profile, "profile", "default", "Configuration profile (env FIBE_PROFILE)")
 	pf.BoolVar(&g.JSON, "json", false, "Print exactly one JSON document on stdout")
 	pf.StringVar(&g.JQ, "jq", "", "Filter the JSON output with a jq expression (implies --json)")
