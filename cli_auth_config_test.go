@@ -155,7 +155,7 @@ func TestCompletion(t *testing.T) {
 func TestLocalServe(t *testing.T) {
 	t.Parallel()
 	w := newUser(t)
-	p := w.start("local", "serve", "--addr", "127.0.0.1:0", "--speed", "50")
+	p := w.start("local", "serve", "--addr", "127.0.0.1:0", "--speed", "50", "--status-url", "alt", "--legacy-async")
 	exportRE := regexp.MustCompile(`export FIBE_API_URL=(\S+) FIBE_API_KEY=(\S+)`)
 	p.waitFor(t, 10*time.Second, "the export line", func(stdout, _ string) bool { return exportRE.MatchString(stdout) })
 	stdout, _ := p.output()
@@ -166,6 +166,20 @@ func TestLocalServe(t *testing.T) {
 	client.env["FIBE_API_URL"], client.env["FIBE_API_KEY"] = m[1], m[2]
 	client.ok("pg", "create", "--name", "served", "--playspec", "web")
 	mustContain(t, "rollout via served API", client.ok("pg", "rollout", "served").stdout, "running")
+	// --status-url alt moved the status URL; the CLI polls what it is given.
+	var h struct {
+		StatusURL string `json:"status_url"`
+	}
+	r := client.jsonOf(&h, "pg", "restart", "served", "--no-wait")
+	if h.StatusURL == "" || strings.HasPrefix(h.StatusURL, "/api/async_requests/") {
+		t.Errorf("--status-url alt: status URL %q", h.StatusURL)
+	}
+	// ops wait on it reads the older shape (result fields at the top level).
+	var id struct {
+		RequestID string `json:"request_id"`
+	}
+	_ = decodeOne(r.stdout, &id)
+	mustContain(t, "legacy async shape", client.ok("ops", "wait", id.RequestID).stdout, "served", "running")
 
 	_ = p.cmd.Process.Signal(interrupt)
 	if r := p.wait(t, 10*time.Second); r.code != 0 {

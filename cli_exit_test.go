@@ -95,8 +95,13 @@ func TestExitCodes(t *testing.T) {
 		t.Parallel()
 		w := newWorld(t, localapi.Config{Speed: 1}) // the first rollout keeps running
 		w.ok("pg", "create", "--name", "busy", "--playspec", "web")
-		w.ok("pg", "rollout", "busy", "--no-wait")
-		expectExit(t, w, 6, "CONFLICT", "pg", "rollout", "busy")
+		var h struct {
+			RequestID string `json:"request_id"`
+		}
+		w.jsonOf(&h, "pg", "rollout", "busy", "--no-wait")
+		r := expectExit(t, w, 6, "CONFLICT", "pg", "rollout", "busy")
+		// The hint names the operation in the way and how to wait for it.
+		mustContain(t, "conflict hint", r.stderr, "fibe ops wait "+h.RequestID)
 	})
 
 	t.Run("not funded 7", func(t *testing.T) {

@@ -69,10 +69,12 @@ func TestMarqueeCommands(t *testing.T) {
 	if err := os.WriteFile(keyFile, []byte(secret), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := w.ok("mq", "create", "--name", "staging", "--host", "203.0.113.7", "--user", "deploy", "--ssh-key-file", keyFile)
+	// Even the --debug trace of the request body hides the key (and the API key).
+	r := w.ok("mq", "create", "--name", "staging", "--host", "203.0.113.7", "--user", "deploy", "--ssh-key-file", keyFile, "--debug")
 	mustContain(t, "mq create", r.stdout, "staging", "203.0.113.7")
-	if strings.Contains(r.stdout+r.stderr, "c2VjcmV0") {
-		t.Fatalf("the private key was printed:\n%s", r)
+	mustContain(t, "debug trace", r.stderr, "POST", "/api/marquees", "ssh_private_key", "[REDACTED]")
+	if strings.Contains(r.stdout+r.stderr, "c2VjcmV0") || strings.Contains(r.stderr, w.key) {
+		t.Fatalf("a secret was printed:\n%s", r)
 	}
 	mustContain(t, "mq update", w.ok("mq", "update", "staging", "--port", "2222").stdout, "2222")
 	mustContain(t, "mq test-connection", w.ok("mq", "test-connection", "staging").stdout, "Connected to staging")

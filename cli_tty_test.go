@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,8 +19,9 @@ import (
 
 // runTTY runs fibe with stdin, stdout and stderr on a pseudo-terminal and
 // returns everything the terminal received. feed, when set, is called with
-// the terminal once the output contains its trigger.
-func (w *world) runTTY(env map[string]string, trigger string, feed func(io.Writer), args ...string) (string, int) {
+// the terminal (and the path of its child end) once the output contains its
+// trigger.
+func (w *world) runTTY(env map[string]string, trigger string, feed func(tty io.Writer, ttyPath string), args ...string) (string, int) {
 	w.t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -35,10 +37,14 @@ func (w *world) runTTY(env map[string]string, trigger string, feed func(io.Write
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	// Make the terminal the child's controlling terminal, so that typing
+	// Ctrl-C on it sends SIGINT, as in a real shell.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
 		tty.Close()
 		w.t.Fatal(err)
 	}
+	ttyPath := tty.Name()
 	tty.Close() // the child holds its own copies
 
 	var out bytes.Buffer
@@ -49,13 +55,14 @@ func (w *world) runTTY(env map[string]string, trigger string, feed func(io.Write
 		out.Write(buf[:n])
 		if feed != nil && !fed && strings.Contains(out.String(), trigger) {
 			fed = true
-			feed(ptmx)
+			feed(ptmx, ttyPath)
 		}
 		if err != nil {
 			break // EIO once the child has closed the terminal
 		}
 	}
 	err = cmd.Wait()
+	w.ttyEchoAfter = echoOn(w.t, ttyPath) // before the terminal goes away
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -131,7 +138,10 @@ func TestLoginPromptHidesKey(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, localapi.Config{})
 	delete(w.env, "FIBE_API_KEY")
-	out, code := w.runTTY(nil, "Paste your API key:", func(tty io.Writer) {
+	out, code := w.runTTY(nil, "Paste your API key:", func(tty io.Writer, ttyPath string) {
+		// The prompt is printed just before echo goes off: typing earlier
+		// would be echoed by the terminal itself, not by fibe.
+		waitEchoOff(t, ttyPath)
 		_, _ = io.WriteString(tty, localapi.DefaultAPIKey+"\r")
 	}, "auth", "login")
 	if code != 0 {
@@ -141,4 +151,45 @@ func TestLoginPromptHidesKey(t *testing.T) {
 		t.Errorf("the key was echoed:\n%q", out)
 	}
 	mustContain(t, "login output", out, "Logged in to")
+}
+
+// Ctrl-C at a prompt ends fibe with 130 and leaves the terminal echoing,
+// the hidden prompt of auth login and the confirmation of a deletion alike.
+func TestPromptInterrupted(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	delete(w.env, "FIBE_API_KEY")
+	out, code := w.runTTY(nil, "Paste your API key:", func(tty io.Writer, ttyPath string) {
+		waitEchoOff(t, ttyPath)
+		_, _ = io.WriteString(tty, "\x03")
+	}, "auth", "login")
+	if code != 130 {
+		t.Fatalf("Ctrl-C at the key prompt: exit %d\n%q", code, out)
+	}
+	mustContain(t, "interrupted login", out, "CANCELLED")
+	if !w.ttyEchoAfter {
+		t.Error("the terminal was left without echo")
+	}
+
+	w.env["FIBE_API_KEY"] = w.key
+	w.ok("pg", "create", "--name", "keep", "--playspec", "web")
+	out, code = w.runTTY(nil, "[y/N]", func(tty io.Writer, _ string) {
+		_, _ = io.WriteString(tty, "\x03")
+	}, "pg", "delete", "keep")
+	if code != 130 {
+		t.Fatalf("Ctrl-C at the delete prompt: exit %d\n%q", code, out)
+	}
+	out, code = w.runTTY(nil, "[y/N]", func(tty io.Writer, _ string) {
+		_, _ = io.WriteString(tty, "n\r")
+	}, "pg", "delete", "keep")
+	if code == 0 {
+		t.Fatalf("declining still deleted: %q", out)
+	}
+	w.ok("pg", "get", "keep")
+	out, code = w.runTTY(nil, "[y/N]", func(tty io.Writer, _ string) {
+		_, _ = io.WriteString(tty, "y\r")
+	}, "pg", "delete", "keep")
+	if code != 0 || !strings.Contains(out, "Deleted playground keep") {
+		t.Fatalf("confirmed delete: exit %d\n%q", code, out)
+	}
 }

@@ -55,6 +55,8 @@ type world struct {
 	key    string
 	server *localapi.Server
 	env    map[string]string
+
+	ttyEchoAfter bool // whether the terminal of the last runTTY echoed when fibe exited
 }
 
 // newWorld makes an isolated user with an emulator configured by cfg
@@ -95,7 +97,7 @@ func newUser(t *testing.T) *world {
 
 func (w *world) environ() []string {
 	env := []string{
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + pathEnv(),
 		"HOME=" + w.home,
 		"XDG_CONFIG_HOME=" + filepath.Join(w.home, "config"),
 		"XDG_STATE_HOME=" + filepath.Join(w.home, "state"),
@@ -104,10 +106,12 @@ func (w *world) environ() []string {
 		"TERM=xterm-256color",
 	}
 	for k, v := range w.env {
-		env = append(env, k+"="+v)
+		env = append(env, k+"="+v) // later entries win, PATH included
 	}
 	return env
 }
+
+func pathEnv() string { return os.Getenv("PATH") }
 
 type result struct {
 	stdout, stderr string

@@ -26,6 +26,13 @@ import (
 	"github.com/fibegg/fibe/internal/output"
 )
 
+func init() {
+	// Subcommands are listed in the order they are added (a lifecycle
+	// order: list, get, create, ... delete), not alphabetically, and the
+	// longest name still gets two spaces before its text.
+	cobra.EnableCommandSorting = false
+}
+
 // GlobalFlags are the flags every command accepts (cli.md, "Global flags").
 type GlobalFlags struct {
 	APIURL     string
@@ -63,6 +70,8 @@ Try it without an account against the embedded local API:
 		},
 	}
 	root.SetVersionTemplate("fibe {{.Version}}\n")
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(),
+		"{{rpad .Name .NamePadding }} {{.Short}}", "{{rpad .Name .NamePadding }}  {{.Short}}"))
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return output.FlagErrorWrap(err) })
@@ -79,18 +88,43 @@ Try it without an account against the embedded local API:
 	pf.BoolVar(&g.NoColor, "no-color", false, "Disable color (also NO_COLOR)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "No notices: only data and errors")
 
-	root.AddCommand(
+	// Help lists commands by what they are for, most used first.
+	root.AddGroup(
+		&cobra.Group{ID: groupCore, Title: "Core commands:"},
+		&cobra.Group{ID: groupSetup, Title: "Account and settings:"},
+		&cobra.Group{ID: groupMore, Title: "More commands:"},
+	)
+	addToGroup(root, groupCore,
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
 		ops.NewCmdOps(f),
-		breaker.NewCmdBreaker(f),
+	)
+	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),
 		configcmd.NewCmdConfig(f),
+		breaker.NewCmdBreaker(f),
+	)
+	addToGroup(root, groupMore,
+		local.NewCmdLocal(f),
 		completion.NewCmdCompletion(f),
 		version.NewCmdVersion(f),
-		local.NewCmdLocal(f),
 	)
+	root.SetHelpCommandGroupID(groupMore)
+	root.SetCompletionCommandGroupID(groupMore)
 	return root
+}
+
+const (
+	groupCore  = "core"
+	groupSetup = "setup"
+	groupMore  = "more"
+)
+
+func addToGroup(root *cobra.Command, group string, cmds ...*cobra.Command) {
+	for _, c := range cmds {
+		c.GroupID = group
+		root.AddCommand(c)
+	}
 }
 
 // applyGlobals hands the parsed global flags to the streams and the factory.

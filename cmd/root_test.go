@@ -74,3 +74,36 @@ func splitArgs(s string) []string {
 	}
 	return out
 }
+
+// Every command a user can run has a one-line summary and at least one
+// example; every group has a summary.
+func TestHelpTexts(t *testing.T) {
+	ios, _, _, _ := output.Test()
+	root := NewCmdRoot(cmdutil.New(ios, nil))
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Hidden || sub.Name() == "help" {
+				continue
+			}
+			if sub.Short == "" {
+				t.Errorf("%s has no Short", sub.CommandPath())
+			}
+			if !sub.HasSubCommands() && sub.Example == "" {
+				t.Errorf("%s has no Example", sub.CommandPath())
+			}
+			walk(sub)
+		}
+	}
+	walk(root)
+	// The root help lists the everyday commands first.
+	var names []string
+	for _, c := range root.Commands() {
+		if c.GroupID == groupCore {
+			names = append(names, c.Name())
+		}
+	}
+	if fmt.Sprint(names) != "[playgrounds marquees ops]" {
+		t.Errorf("core commands %v", names)
+	}
+}

@@ -69,7 +69,7 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 		}
 		token = strings.TrimSpace(line)
 	case ios.CanPrompt():
-		if token, err = ios.PromptSecret("Paste your API key: "); err != nil {
+		if token, err = ios.PromptSecret(ctx, "Paste your API key: "); err != nil {
 			return err
 		}
 	default:

@@ -22,7 +22,9 @@ func NewCmdLogout(f *cmdutil.Factory, runF func(context.Context, *LogoutOptions)
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Forget the stored API key of this profile and API",
-		Args:  cmdutil.NoArgs,
+		Example: `  fibe auth logout
+  fibe --profile staging auth logout`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

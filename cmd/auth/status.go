@@ -31,7 +31,9 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions)
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show who you are, on which API, and where the key comes from",
-		Args:  cmdutil.NoArgs,
+		Example: `  fibe auth status
+  fibe --profile staging auth status --json`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -40,7 +40,9 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions)
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the circuit breakers",
-		Args:  cmdutil.NoArgs,
+		Example: `  fibe breaker status
+  fibe breaker status --json`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"context"
+
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
 )
@@ -85,7 +87,7 @@ func Progress(f *Factory, label string, wo client.WaitOptions) func() {
 // ConfirmDestructive asks before a deletion. Without --yes it prompts on a
 // terminal and refuses elsewhere (a usage error, exit 2): a script must
 // say --yes.
-func ConfirmDestructive(f *Factory, yes bool, question string) error {
+func ConfirmDestructive(ctx context.Context, f *Factory, yes bool, question string) error {
 	if yes {
 		return nil
 	}
@@ -93,7 +95,7 @@ func ConfirmDestructive(f *Factory, yes bool, question string) error {
 	if !ios.CanPrompt() || ios.JSON() {
 		return output.FlagErrorf("--yes is required when not running interactively")
 	}
-	ok, err := ios.Confirm(question)
+	ok, err := ios.Confirm(ctx, question)
 	if err != nil {
 		return err
 	}

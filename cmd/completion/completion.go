@@ -39,6 +39,8 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
   zsh:         fibe completion zsh > "${fpath[1]}/_fibe"
   fish:        fibe completion fish > ~/.config/fish/completions/fibe.fish
   powershell:  fibe completion powershell | Out-String | Invoke-Expression`,
+		Example: `  echo 'source <(fibe completion bash)' >> ~/.bashrc
+  fibe completion --generate-dir completions`,
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if dir != "" {

@@ -21,8 +21,10 @@ type GetOptions struct {
 func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
 	opts := &GetOptions{Factory: f}
 	return &cobra.Command{
-		Use:               "get <key>",
-		Short:             "Print the effective value of a setting",
+		Use:   "get <key>",
+		Short: "Print the effective value of a setting",
+		Example: `  fibe config get api_url
+  fibe --profile staging config get timeout --json`,
 		Args:              cmdutil.ExactArgs(1, "<key>"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -21,7 +21,9 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "Show every setting, its value and where it comes from",
-		Args:    cmdutil.NoArgs,
+		Example: `  fibe config list
+  FIBE_TIMEOUT=1m fibe config list`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

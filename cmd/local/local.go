@@ -37,6 +37,12 @@ type ServeOptions struct {
 	Chaos   string
 	Seed    int64
 	Speed   float64
+	// RateLimit is the request budget per key and minute (0: the default, 600).
+	RateLimit int
+	// LegacyAsync serves async statuses in the older shape.
+	LegacyAsync bool
+	// StatusURL is where 202 answers point: "default", "alt" or "absolute".
+	StatusURL string
 	// Ready, when set, receives the base URL once the server listens (tests).
 	Ready func(url string)
 }
@@ -51,7 +57,7 @@ type ServeInfo struct {
 func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
 	opts := &ServeOptions{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F]",
+		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F] [--rate-limit N] [--legacy-async] [--status-url STYLE]",
 		Short: "Serve the local Fibe API over HTTP until interrupted",
 		Long: `Serve an emulator of the Fibe API: playgrounds, marquees, async
 operations, rate limits, idempotency and live logs, with optional injected
@@ -60,14 +66,24 @@ broken (whose rollouts fail at the build step).
 
 --chaos takes a profile (flaky, outage, hostile) or a spec such as
 "503=0.2,latency=0.1:2s". --speed divides every simulated duration.
+--legacy-async answers async polls in the older shape (top-level result
+fields, error/error_code), and --status-url alt|absolute moves the status
+URL of 202 answers, to check that a client polls the URL it is given.
 Stop it with Ctrl-C.`,
 		Example: `  fibe local serve
   fibe local serve --chaos flaky --seed 7
-  fibe local serve --addr 127.0.0.1:0 --speed 10`,
+  fibe local serve --addr 127.0.0.1:0 --speed 10
+  fibe local serve --legacy-async --status-url alt --rate-limit 60`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Speed <= 0 {
 				return output.FlagErrorf("--speed must be positive")
+			}
+			if opts.RateLimit < 0 {
+				return output.FlagErrorf("--rate-limit must be 0 or more")
+			}
+			if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
+				return output.FlagErrorf("invalid --addr %q: want HOST:PORT", opts.Addr)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -80,6 +96,9 @@ Stop it with Ctrl-C.`,
 	cmd.Flags().StringVar(&opts.Chaos, "chaos", "", "Fault profile (flaky, outage, hostile) or spec")
 	cmd.Flags().Int64Var(&opts.Seed, "seed", 0, "Seed of the fault generator (reproducible chaos)")
 	cmd.Flags().Float64Var(&opts.Speed, "speed", 1, "Speed factor of simulated durations")
+	cmd.Flags().IntVar(&opts.RateLimit, "rate-limit", 0, "Requests per minute and key (default 600)")
+	cmd.Flags().BoolVar(&opts.LegacyAsync, "legacy-async", false, "Answer async status polls in the older shape")
+	cmd.Flags().StringVar(&opts.StatusURL, "status-url", "default", "Status URL of 202 answers: default, alt or absolute")
 	return cmd
 }
 
@@ -89,7 +108,14 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	if key == "" {
 		key = localapi.DefaultAPIKey
 	}
-	srv, err := localapi.New(localapi.Config{APIKey: key, Chaos: opts.Chaos, Seed: opts.Seed, Speed: opts.Speed})
+	style := opts.StatusURL
+	if style == "default" {
+		style = ""
+	}
+	srv, err := localapi.New(localapi.Config{
+		APIKey: key, Chaos: opts.Chaos, Seed: opts.Seed, Speed: opts.Speed,
+		RateLimit: opts.RateLimit, LegacyAsync: opts.LegacyAsync, StatusURLStyle: style,
+	})
 	if err != nil {
 		return output.FlagErrorf("%v", err)
 	}

@@ -2,11 +2,11 @@ package marquees
 
 import (
 	"context"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
 )
 
@@ -26,28 +26,42 @@ func (e *connectionFailed) Error() string { return "connection test failed: " + 
 
 // NewCmdTestConnection builds `fibe marquees test-connection <id|name>`.
 func NewCmdTestConnection(f *cmdutil.Factory, runF func(context.Context, *RefOptions) error) *cobra.Command {
+	return newAsyncRefCmd(f, &cobra.Command{
+		Use:   "test-connection <id|name>",
+		Short: "Check that Fibe can reach a marquee over SSH",
+		Long: `Check that Fibe can reach a marquee over SSH. The test runs on the
+server; the command waits for it and exits 1 when the marquee cannot be
+reached.`,
+		Example: `  fibe mq test-connection staging
+  fibe mq test-connection staging --no-wait --json`,
+	}, orDefault(runF, testConnectionRun))
+}
+
+// newAsyncRefCmd completes cmd as a marquee command that takes one
+// <id|name> and starts an async operation.
+func newAsyncRefCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Context, *RefOptions) error) *cobra.Command {
 	opts := &RefOptions{Factory: f}
-	cmd := &cobra.Command{
-		Use:               "test-connection <id|name>",
-		Short:             "Check that Fibe can reach a marquee over SSH",
-		Args:              cmdutil.ExactArgs(1, "<id|name>"),
-		ValidArgsFunction: cmdutil.CompleteMarqueeNames(f),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ref = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return testConnectionRun(cmd.Context(), opts)
-		},
+	cmd.Args = cmdutil.ExactArgs(1, "<id|name>")
+	cmd.ValidArgsFunction = cmdutil.CompleteMarqueeNames(f)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		opts.Ref = args[0]
+		return run(cmd.Context(), opts)
 	}
 	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
 	cmdutil.AddWaitFlags(cmd, &opts.Wait)
 	return cmd
 }
 
+func orDefault(runF, run func(context.Context, *RefOptions) error) func(context.Context, *RefOptions) error {
+	if runF != nil {
+		return runF
+	}
+	return run
+}
+
 func testConnectionRun(ctx context.Context, opts *RefOptions) error {
 	f := opts.Factory
-	mo, wo, c, err := prepare(opts)
+	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
@@ -57,20 +71,16 @@ func testConnectionRun(ctx context.Context, opts *RefOptions) error {
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}
-	if accepted, err := cmdutil.Accepted(f, resp, res == nil); accepted {
-		return err
-	}
-	cmdutil.ReplayNotice(f, resp)
-	if !res.OK {
+	if res != nil && !res.OK {
 		// The test ran but could not connect: a failure for scripts too.
+		cmdutil.ReplayNotice(f, resp)
 		return &connectionFailed{msg: res.Message}
 	}
 	ios := f.IOStreams
-	if ios.JSON() {
-		return ios.PrintJSON(res)
-	}
-	_, err = ios.Out.Write([]byte(output.Check(ios.ColorScheme()) + " Connected to " + opts.Ref + msgSuffix(res.Message) + "\n"))
-	return err
+	return cmdutil.Finish(f, resp, res, res == nil, func() error {
+		_, err := io.WriteString(ios.Out, output.Check(ios.ColorScheme())+" Connected to "+opts.Ref+msgSuffix(res.Message)+"\n")
+		return err
+	})
 }
 
 func msgSuffix(m string) string {
@@ -80,45 +90,21 @@ func msgSuffix(m string) string {
 	return ": " + m
 }
 
-func prepare(opts *RefOptions) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return mo, client.WaitOptions{}, nil, err
-	}
-	wo, err := opts.Wait.Options(opts.Factory)
-	if err != nil {
-		return mo, wo, nil, err
-	}
-	c, err := opts.Factory.Client()
-	return mo, wo, c, err
-}
-
 // NewCmdSSHKey builds `fibe marquees ssh-key <id|name>`.
 func NewCmdSSHKey(f *cmdutil.Factory, runF func(context.Context, *RefOptions) error) *cobra.Command {
-	opts := &RefOptions{Factory: f}
-	cmd := &cobra.Command{
+	return newAsyncRefCmd(f, &cobra.Command{
 		Use:   "ssh-key <id|name>",
 		Short: "Generate a new SSH key pair for a marquee and print its public key",
 		Long: `Generate a new SSH key pair for a marquee and print its public key, to
 add to the server's authorized_keys. The private key stays with Fibe.`,
-		Args:              cmdutil.ExactArgs(1, "<id|name>"),
-		ValidArgsFunction: cmdutil.CompleteMarqueeNames(f),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ref = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return sshKeyRun(cmd.Context(), opts)
-		},
-	}
-	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
-	cmdutil.AddWaitFlags(cmd, &opts.Wait)
-	return cmd
+		Example: `  fibe mq ssh-key staging | ssh deploy@203.0.113.7 'cat >> ~/.ssh/authorized_keys'
+  fibe mq ssh-key staging --jq .public_key`,
+	}, orDefault(runF, sshKeyRun))
 }
 
 func sshKeyRun(ctx context.Context, opts *RefOptions) error {
 	f := opts.Factory
-	mo, wo, c, err := prepare(opts)
+	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
@@ -128,13 +114,8 @@ func sshKeyRun(ctx context.Context, opts *RefOptions) error {
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}
-	if accepted, err := cmdutil.Accepted(f, resp, key == nil); accepted {
+	return cmdutil.Finish(f, resp, key, key == nil, func() error {
+		_, err := io.WriteString(f.IOStreams.Out, key.PublicKey+"\n")
 		return err
-	}
-	cmdutil.ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(key)
-	}
-	_, err = f.IOStreams.Out.Write([]byte(key.PublicKey + "\n"))
-	return err
+	})
 }

@@ -51,15 +51,7 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions)
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
 	f := opts.Factory
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return err
-	}
-	wo, err := opts.Wait.Options(f)
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
@@ -69,12 +61,5 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}
-	if accepted, err := cmdutil.Accepted(f, resp, m == nil); accepted {
-		return err
-	}
-	cmdutil.ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(m)
-	}
-	return printMarquee(f.IOStreams, m)
+	return cmdutil.Finish(f, resp, m, m == nil, func() error { return printMarquee(f.IOStreams, m) })
 }

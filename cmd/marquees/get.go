@@ -18,9 +18,11 @@ type GetOptions struct {
 func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
 	opts := &GetOptions{Factory: f}
 	return &cobra.Command{
-		Use:               "get <id|name>",
-		Aliases:           []string{"show", "view"},
-		Short:             "Show a marquee",
+		Use:     "get <id|name>",
+		Aliases: []string{"show", "view"},
+		Short:   "Show a marquee",
+		Example: `  fibe mq get prod-eu
+  fibe mq get prod-eu --jq .paid_until`,
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompleteMarqueeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -7,15 +7,12 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
 )
 
 // ListOptions are the inputs of `fibe marquees list`.
 type ListOptions struct {
 	Factory *cmdutil.Factory
-	Page    int
-	PerPage int
-	All     bool
+	cmdutil.ListFlags
 }
 
 // NewCmdList builds `fibe marquees list`.
@@ -25,13 +22,12 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List marquees",
-		Args:    cmdutil.NoArgs,
+		Example: `  fibe mq list
+  fibe mq list --all --jq '.[] | select(.status=="active") | .name'`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Page < 0 || opts.PerPage < 0 {
-				return output.FlagErrorf("--page and --per-page must be positive")
-			}
-			if opts.All && cmd.Flags().Changed("page") {
-				return output.FlagErrorf("--all and --page cannot be used together")
+			if err := opts.Validate(cmd); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -39,9 +35,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 			return listRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVar(&opts.Page, "page", 0, "Page to show (default 1)")
-	cmd.Flags().IntVar(&opts.PerPage, "per-page", 0, "Items per page (default: the server's)")
-	cmd.Flags().BoolVar(&opts.All, "all", false, "Fetch every page")
+	cmdutil.AddListFlags(cmd, &opts.ListFlags)
 	return cmd
 }
 
@@ -50,7 +44,6 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
 	lo := client.ListOptions{Page: opts.Page, PerPage: opts.PerPage}
 	var items []client.Marquee
 	var meta *client.ListMeta
@@ -62,21 +55,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	if items == nil {
-		items = []client.Marquee{}
-	}
-	if ios.JSON() {
-		return ios.PrintJSON(items)
-	}
-	if len(items) == 0 {
-		ios.Notice("No marquees.")
-		return nil
-	}
-	if err := printTable(ios, items); err != nil {
-		return err
-	}
-	if meta != nil && meta.Total > len(items) {
-		ios.Notice("Showing %d of %d (page %d); use --page or --all for more.", len(items), meta.Total, max(meta.Page, 1))
-	}
-	return nil
+	return cmdutil.PrintList(opts.Factory, items, meta, "marquees", func(items []client.Marquee) error {
+		return printTable(opts.Factory.IOStreams, items)
+	})
 }

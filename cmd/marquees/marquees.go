@@ -14,14 +14,14 @@ func NewCmdMarquees(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:     "marquees <command>",
 		Aliases: []string{"mq", "marquee"},
-		Short:   "Manage marquees (the servers playgrounds run on)",
+		Short:   "Manage marquees, the servers playgrounds run on (alias: mq)",
 	})
 	cmd.AddCommand(
 		NewCmdList(f, nil),
 		NewCmdGet(f, nil),
 		NewCmdCreate(f, nil),
 		NewCmdUpdate(f, nil),
-		NewCmdDelete(f, nil),
+		NewCmdDelete(f),
 		NewCmdTestConnection(f, nil),
 		NewCmdSSHKey(f, nil),
 	)

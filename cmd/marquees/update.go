@@ -22,8 +22,10 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	opts := &UpdateOptions{Factory: f}
 	var fl fields
 	cmd := &cobra.Command{
-		Use:               "update <id|name> [--name NEW] [--host H] [--port N] [--user U] [--ssh-key-file PATH] [-f payload.json|-]",
-		Short:             "Change a marquee",
+		Use:   "update <id|name> [--name NEW] [--host H] [--port N] [--user U] [--ssh-key-file PATH] [-f payload.json|-]",
+		Short: "Change a marquee",
+		Example: `  fibe mq update staging --port 2222
+  fibe mq update staging --ssh-key-file ~/.ssh/fibe_staging`,
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompleteMarqueeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,11 +51,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	f := opts.Factory
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	mo, _, c, err := cmdutil.Prepare(f, &opts.Mutation, nil)
 	if err != nil {
 		return err
 	}
@@ -61,9 +59,5 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	cmdutil.ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(m)
-	}
-	return printMarquee(f.IOStreams, m)
+	return cmdutil.Finish(f, resp, m, false, func() error { return printMarquee(f.IOStreams, m) })
 }

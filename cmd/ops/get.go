@@ -33,7 +33,9 @@ func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error
 	return &cobra.Command{
 		Use:   "get <request-id>",
 		Short: "Look once at an async operation",
-		Args:  cmdutil.ExactArgs(1, "<request-id>"),
+		Example: `  fibe ops get req_5c1d
+  fibe ops get req_5c1d --jq .status`,
+		Args: cmdutil.ExactArgs(1, "<request-id>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RequestID = args[0]
 			if runF != nil {

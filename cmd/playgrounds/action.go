@@ -21,11 +21,14 @@ type actionSpec struct {
 var (
 	actionRollout = actionSpec{use: "rollout", action: "rollout", short: "Roll out a playground (build and deploy)",
 		progress: "Rolling out", force: true, example: `  fibe pg rollout preview-42
-  fibe pg rollout preview-42 --no-wait --json | jq -r .request_id`}
+  fibe pg rollout preview-42 --no-wait --json | jq -r .request_id
+  fibe pg rollout preview-42 --force --wait-timeout 15m`}
 	actionRestart = actionSpec{use: "restart", action: "hard_restart", short: "Restart a playground's services",
 		progress: "Restarting", example: `  fibe pg restart preview-42 --idempotency-key "ci-$CI_JOB_ID-restart"`}
-	actionStop  = actionSpec{use: "stop", action: "stop", short: "Stop a playground", progress: "Stopping"}
-	actionStart = actionSpec{use: "start", action: "start", short: "Start a stopped playground", progress: "Starting"}
+	actionStop = actionSpec{use: "stop", action: "stop", short: "Stop a playground", progress: "Stopping",
+		example: `  fibe pg stop preview-42`}
+	actionStart = actionSpec{use: "start", action: "start", short: "Start a stopped playground", progress: "Starting",
+		example: `  fibe pg start preview-42 --wait-timeout 10m`}
 )
 
 // ActionOptions are the inputs of the operation commands.
@@ -71,15 +74,7 @@ with ` + "`fibe ops wait <request-id>`.",
 
 func actionRun(ctx context.Context, opts *ActionOptions) error {
 	f := opts.Factory
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return err
-	}
-	wo, err := opts.Wait.Options(f)
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
@@ -89,12 +84,5 @@ func actionRun(ctx context.Context, opts *ActionOptions) error {
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}
-	if accepted, err := cmdutil.Accepted(f, resp, st == nil); accepted {
-		return err
-	}
-	cmdutil.ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(st)
-	}
-	return printStatus(f.IOStreams, st)
+	return cmdutil.Finish(f, resp, st, st == nil, func() error { return printStatus(f.IOStreams, st) })
 }

@@ -89,16 +89,8 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return err
-	}
 	f := opts.Factory
-	wo, err := opts.Wait.Options(f)
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
@@ -108,19 +100,13 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}
-	if accepted, err := cmdutil.Accepted(f, resp, p == nil); accepted {
-		return err
-	}
-	cmdutil.ReplayNotice(f, resp)
-	ios := f.IOStreams
-	if ios.JSON() {
-		return ios.PrintJSON(p)
-	}
-	if err := printPlayground(ios, p); err != nil {
-		return err
-	}
-	ios.Notice("Next: fibe pg rollout %s", p.Name)
-	return nil
+	return cmdutil.Finish(f, resp, p, p == nil, func() error {
+		if err := printPlayground(f.IOStreams, p); err != nil {
+			return err
+		}
+		f.IOStreams.Notice("Next: fibe pg rollout %s", p.Name)
+		return nil
+	})
 }
 
 func nameOf(body map[string]any) string {

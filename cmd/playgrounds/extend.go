@@ -23,6 +23,7 @@ func NewCmdExtend(f *cmdutil.Factory, runF func(context.Context, *ExtendOptions)
 	cmd := &cobra.Command{
 		Use:               "extend <id|name> [--hours N]",
 		Short:             "Extend a playground's expiration",
+		Example:           `  fibe pg extend preview-42 --hours 48`,
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -43,11 +44,7 @@ func NewCmdExtend(f *cmdutil.Factory, runF func(context.Context, *ExtendOptions)
 
 func extendRun(ctx context.Context, opts *ExtendOptions) error {
 	f := opts.Factory
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	mo, _, c, err := cmdutil.Prepare(f, &opts.Mutation, nil)
 	if err != nil {
 		return err
 	}
@@ -55,9 +52,5 @@ func extendRun(ctx context.Context, opts *ExtendOptions) error {
 	if err != nil {
 		return err
 	}
-	cmdutil.ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(p)
-	}
-	return printPlayground(f.IOStreams, p)
+	return cmdutil.Finish(f, resp, p, false, func() error { return printPlayground(f.IOStreams, p) })
 }

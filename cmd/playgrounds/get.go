@@ -18,9 +18,11 @@ type GetOptions struct {
 func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
 	opts := &GetOptions{Factory: f}
 	cmd := &cobra.Command{
-		Use:               "get <id|name>",
-		Aliases:           []string{"show", "view"},
-		Short:             "Show a playground",
+		Use:     "get <id|name>",
+		Aliases: []string{"show", "view"},
+		Short:   "Show a playground",
+		Example: `  fibe pg get preview-42
+  fibe pg get 42 --jq .service_urls`,
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -14,7 +14,7 @@ func NewCmdPlaygrounds(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:     "playgrounds <command>",
 		Aliases: []string{"pg", "playground"},
-		Short:   "Manage playgrounds",
+		Short:   "Manage playgrounds (alias: pg)",
 		Long:    "Manage playgrounds. A playground is addressed by numeric id or by name.",
 	})
 	cmd.AddCommand(
@@ -22,7 +22,7 @@ func NewCmdPlaygrounds(f *cmdutil.Factory) *cobra.Command {
 		NewCmdGet(f, nil),
 		NewCmdCreate(f, nil),
 		NewCmdUpdate(f, nil),
-		NewCmdDelete(f, nil),
+		NewCmdDelete(f),
 		NewCmdAction(f, actionRollout, nil),
 		NewCmdAction(f, actionRestart, nil),
 		NewCmdAction(f, actionStop, nil),

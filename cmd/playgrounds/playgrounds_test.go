@@ -82,7 +82,7 @@ func TestDeleteRequiresYesWhenNotInteractive(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := srv.Stats().Mutations
-	err := deleteRun(context.Background(), &DeleteOptions{Factory: f, Ref: "keep"})
+	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Factory: f, Spec: cmdutil.DeleteSpec{Noun: "playground"}, Ref: "keep"})
 	if output.ExitCode(err) != output.ExitUsage {
 		t.Fatalf("delete without --yes: %v", err)
 	}

@@ -27,6 +27,8 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions)
 		Long: `Show a playground's status, with the failed step and diagnostics when it
 failed. --refresh asks the marquee for the live state first (an async
 operation).`,
+		Example: `  fibe pg status preview-42
+  fibe pg status preview-42 --refresh`,
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,38 +47,29 @@ operation).`,
 
 func statusRun(ctx context.Context, opts *StatusOptions) error {
 	f := opts.Factory
-	c, err := f.Client()
+	human := func(st *client.PlaygroundStatus) func() error {
+		return func() error { return printStatus(f.IOStreams, st) }
+	}
+	if !opts.Refresh {
+		c, err := f.Client()
+		if err != nil {
+			return err
+		}
+		st, resp, err := c.Playgrounds.Status(ctx, opts.Ref)
+		if err != nil {
+			return err
+		}
+		return cmdutil.Finish(f, resp, st, false, human(st))
+	}
+	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
-	var st *client.PlaygroundStatus
-	if opts.Refresh {
-		mo, err := opts.Mutation.Options()
-		if err != nil {
-			return err
-		}
-		wo, err := opts.Wait.Options(f)
-		if err != nil {
-			return err
-		}
-		stop := cmdutil.Progress(f, "Refreshing "+opts.Ref, wo)
-		var resp *client.Response
-		st, resp, err = c.Playgrounds.RefreshStatus(ctx, opts.Ref, mo, wo)
-		stop()
-		if err != nil {
-			return cmdutil.WaitFailed(f, err)
-		}
-		if accepted, err := cmdutil.Accepted(f, resp, st == nil); accepted {
-			return err
-		}
-		cmdutil.ReplayNotice(f, resp)
-	} else {
-		if st, _, err = c.Playgrounds.Status(ctx, opts.Ref); err != nil {
-			return err
-		}
+	stop := cmdutil.Progress(f, "Refreshing "+opts.Ref, wo)
+	st, resp, err := c.Playgrounds.RefreshStatus(ctx, opts.Ref, mo, wo)
+	stop()
+	if err != nil {
+		return cmdutil.WaitFailed(f, err)
 	}
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(st)
-	}
-	return printStatus(f.IOStreams, st)
+	return cmdutil.Finish(f, resp, st, st == nil, human(st))
 }

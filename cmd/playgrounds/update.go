@@ -64,11 +64,7 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if len(body) == 0 {
 		return output.FlagErrorf("nothing to change: give --name, --env or -f")
 	}
-	mo, err := opts.Mutation.Options()
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	mo, _, c, err := cmdutil.Prepare(f, &opts.Mutation, nil)
 	if err != nil {
 		return err
 	}
@@ -76,9 +72,5 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	cmdutil.ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(p)
-	}
-	return printPlayground(f.IOStreams, p)
+	return cmdutil.Finish(f, resp, p, false, func() error { return printPlayground(f.IOStreams, p) })
 }

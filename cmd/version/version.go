@@ -31,7 +31,9 @@ func NewCmdVersion(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date",
-		Args:  cmdutil.NoArgs,
+		Example: `  fibe version
+  fibe version --json`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			info := Current()
 			ios := f.IOStreams

@@ -369,3 +369,31 @@ func TestRawHeadersOnTheWire(t *testing.T) {
 		}
 	}
 }
+
+// An update may rename, but not onto a name another resource holds, and
+// keeping one's own name is no conflict.
+func TestRenameOnUpdate(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.createPG("first", "web", nil)
+	e.createPG("second", "web", nil)
+	for _, tc := range []struct{ path, wrapper, taken string }{
+		{"/api/playgrounds/second", "playground", "first"},
+		{"/api/marquees/unpaid", "marquee", "prod-eu"},
+	} {
+		r := e.do("PATCH", tc.path, map[string]any{tc.wrapper: map[string]any{"name": tc.taken}}, withIdem("k-"+tc.wrapper+"-taken"))
+		expectStatus(t, r, http.StatusUnprocessableEntity)
+		if d := r.errDetails(t); fmt.Sprint(d["name"]) != "[has already been taken]" {
+			t.Errorf("%s: details %v", tc.path, d)
+		}
+		r = e.do("PATCH", tc.path, map[string]any{tc.wrapper: map[string]any{"name": "-bad name-"}}, withIdem("k-"+tc.wrapper+"-bad"))
+		expectStatus(t, r, http.StatusUnprocessableEntity)
+		self := tc.path[strings.LastIndexByte(tc.path, '/')+1:]
+		r = e.do("PATCH", tc.path, map[string]any{tc.wrapper: map[string]any{"name": self}}, withIdem("k-"+tc.wrapper+"-self"))
+		expectStatus(t, r, http.StatusOK)
+		r = e.do("PATCH", tc.path, map[string]any{tc.wrapper: map[string]any{"name": self + "-2"}}, withIdem("k-"+tc.wrapper+"-new"))
+		expectStatus(t, r, http.StatusOK)
+		if got := r.json(t)["name"]; got != self+"-2" {
+			t.Errorf("%s: renamed to %v", tc.path, got)
+		}
+	}
+}

@@ -163,17 +163,9 @@ func (s *Server) updateMarquee(rc *reqCtx) *reply {
 	if r != nil {
 		return r
 	}
-	name, hasName, r := str(obj, "name")
+	name, hasName, r := rename(obj, m.Name, func(n string) bool { return rc.st.findMarquee(n) != nil })
 	if r != nil {
 		return r
-	}
-	if hasName && name != m.Name {
-		if r := validateName(name); r != nil {
-			return r
-		}
-		if rc.st.findMarquee(name) != nil {
-			return invalid("name", "has already been taken")
-		}
 	}
 	updated := *m
 	if r := marqueeFields(obj, &updated); r != nil {

@@ -41,6 +41,22 @@ const (
 // Names are lowercase DNS labels; an all-digit name would read as an id.
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
 
+// rename reads an update's optional new name: valid, and not taken by
+// another resource of the same kind (taken reports that).
+func rename(obj map[string]any, current string, taken func(string) bool) (string, bool, *reply) {
+	name, has, r := str(obj, "name")
+	if r != nil || !has || name == current {
+		return name, has, r
+	}
+	if r := validateName(name); r != nil {
+		return "", false, r
+	}
+	if taken(name) {
+		return "", false, invalid("name", "has already been taken")
+	}
+	return name, true, nil
+}
+
 func validateName(name string) *reply {
 	switch {
 	case strings.TrimSpace(name) == "":
@@ -183,17 +199,9 @@ func (s *Server) updatePlayground(rc *reqCtx) *reply {
 	if r != nil {
 		return r
 	}
-	name, hasName, r := str(obj, "name")
+	name, hasName, r := rename(obj, pg.Name, func(n string) bool { return rc.st.findPlayground(n) != nil })
 	if r != nil {
 		return r
-	}
-	if hasName && name != pg.Name {
-		if r := validateName(name); r != nil {
-			return r
-		}
-		if rc.st.findPlayground(name) != nil {
-			return invalid("name", "has already been taken")
-		}
 	}
 	env, hasEnv, r := stringMap(obj, "env_overrides")
 	if r != nil {

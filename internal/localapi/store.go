@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/fibegg/fibe/internal/filelock"
 )
 
 // store gives one request at a time exclusive access to the state. fn returns
@@ -56,15 +57,11 @@ func (f *fileStore) update(now time.Time, fn func(*state) bool) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("localapi: state directory: %w", err)
 	}
-	lock, err := os.OpenFile(f.path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	release, err := filelock.Acquire(f.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("localapi: state lock: %w", err)
 	}
-	defer lock.Close()
-	if err := flock(lock); err != nil {
-		return fmt.Errorf("localapi: state lock: %w", err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing releases it anyway
+	defer release()
 
 	st, fresh, err := f.load(now)
 	if err != nil {
@@ -74,15 +71,6 @@ func (f *fileStore) update(now time.Time, fn func(*state) bool) error {
 		return nil
 	}
 	return f.save(st)
-}
-
-func flock(file *os.File) error {
-	for {
-		err := syscall.Flock(int(file.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // load reads the state; a missing file is seeded, and a corrupt one is set

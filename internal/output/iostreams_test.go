@@ -2,8 +2,12 @@ package output
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/fibegg/fibe/internal/client"
 )
 
 func env(vars map[string]string) func(string) (string, bool) {
@@ -69,18 +73,31 @@ func TestSpinnerDecision(t *testing.T) {
 
 func TestPromptsNeedATerminal(t *testing.T) {
 	ios, _, _, _ := Test()
-	if _, err := ios.PromptSecret("key: "); err != ErrNoTerminal {
+	ctx := context.Background()
+	if _, err := ios.PromptSecret(ctx, "key: "); err != ErrNoTerminal {
 		t.Errorf("PromptSecret without a terminal: %v", err)
 	}
-	if _, err := ios.Confirm("sure?"); err != ErrNoTerminal {
+	if _, err := ios.Confirm(ctx, "sure?"); err != ErrNoTerminal {
 		t.Errorf("Confirm without a terminal: %v", err)
 	}
 	ios, in, _, _ := Test()
 	ios.SetStdinTTY(true)
 	ios.SetStderrTTY(true)
 	in.WriteString("yes\n")
-	if ok, err := ios.Confirm("sure?"); !ok || err != nil {
+	if ok, err := ios.Confirm(ctx, "sure?"); !ok || err != nil {
 		t.Errorf("Confirm yes: %v %v", ok, err)
+	}
+
+	// An interrupt while the prompt waits for a line ends it with CANCELLED.
+	ios, _, _, _ = Test()
+	ios.SetStdinTTY(true)
+	ios.SetStderrTTY(true)
+	blocked, _ := io.Pipe() // never written: the read blocks
+	ios.In = blocked
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := ios.Confirm(cctx, "sure?"); !client.IsCancelled(err) {
+		t.Errorf("Confirm after Ctrl-C: %v", err)
 	}
 }
 

@@ -77,11 +77,29 @@ func (s *IOStreams) PrintError(err error, invocation []string) {
 	}
 	cs := s.ErrColorScheme()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(err.Error()))
+	if client.IsCancelled(err) && s.stderrTTY {
+		b.WriteString("\r") // write over the "^C" the terminal echoed
+	}
+	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(errorLine(err)))
 	for _, line := range errorHints(err, invocation) {
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
 	fmt.Fprint(s.ErrOut, b.String())
+}
+
+// errorLine is the text of the one error line. For an accepted operation
+// the resume advice moves to the hints below it, so it is not said twice.
+func errorLine(err error) string {
+	ce, ok := client.AsError(err)
+	if !ok || ce.RequestID == "" || (ce.Code != client.CodeCancelled && ce.Code != client.CodeAsyncTimeout) {
+		return err.Error()
+	}
+	if i := strings.Index(ce.Message, ": resume with `fibe ops wait "); i >= 0 {
+		short := *ce
+		short.Message = ce.Message[:i]
+		return short.Error()
+	}
+	return err.Error()
 }
 
 func oneLine(s string) string {
@@ -103,29 +121,37 @@ func errorHints(err error, invocation []string) []string {
 		return nil
 	}
 	var hints []string
-	if ce.Async || ce.Code == client.CodeTerminalState || ce.Code == client.CodeValidation || ce.Code == client.CodeRemoteFailed {
+	// The details of a failure help (the step, the reasons); those of a wait
+	// that ended early only repeat the request id, said below.
+	waitEnded := ce.Code == client.CodeAsyncTimeout || ce.Code == client.CodeCancelled
+	if !waitEnded && (ce.Async || ce.Code == client.CodeTerminalState || ce.Code == client.CodeValidation || ce.Code == client.CodeRemoteFailed) {
 		hints = append(hints, detailLines(ce.Details)...)
+	}
+	// A request id on a timeout or an interrupt means the server accepted
+	// the operation (202): it keeps running without us. The error line may
+	// already say how to resume; the hint says it once, on its own line.
+	resume := func() {
+		if ce.RequestID != "" {
+			hints = append(hints,
+				fmt.Sprintf("Operation %s was accepted and may still finish.", ce.RequestID),
+				fmt.Sprintf("Resume waiting with: fibe ops wait %s", ce.RequestID))
+		}
 	}
 	switch ce.Code {
 	case client.CodeAsyncTimeout:
-		if ce.RequestID != "" {
-			hints = append(hints,
-				fmt.Sprintf("Operation %s was accepted and may still finish.", ce.RequestID),
-				fmt.Sprintf("Resume waiting with: fibe ops wait %s", ce.RequestID))
-		}
+		resume()
 	case client.CodeCancelled:
-		// A request id here means the server accepted the operation (202):
-		// it keeps running without us.
-		if ce.RequestID != "" {
-			hints = append(hints,
-				fmt.Sprintf("Operation %s was accepted and may still finish.", ce.RequestID),
-				fmt.Sprintf("Resume waiting with: fibe ops wait %s", ce.RequestID))
-		}
+		resume()
 		if ce.IdempotencyKey != "" && len(invocation) > 0 {
 			if ce.RequestID == "" {
 				hints = append(hints, fmt.Sprintf("The request may or may not have been applied (idempotency key %s).", ce.IdempotencyKey))
 			}
 			hints = append(hints, "Retry it safely with: "+RetryCommand(invocation, ce.IdempotencyKey))
+		}
+	case client.CodeConflict:
+		// Another operation holds the playground: say which, and how to wait.
+		if id, _ := ce.Details["request_id"].(string); id != "" {
+			hints = append(hints, fmt.Sprintf("Wait for operation %s with: fibe ops wait %s", id, id))
 		}
 	case client.CodeUnauthorized:
 		hints = append(hints, "Check the API key: run `fibe auth login`, or set FIBE_API_KEY.")

@@ -100,3 +100,42 @@ func mustHave(t *testing.T, s string, wants ...string) {
 		}
 	}
 }
+
+// A wait that ended early says how to resume once, without a dump of
+// details that only repeat the request id.
+func TestPrintErrorResumeSaidOnce(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.PrintError(&client.Error{Code: client.CodeAsyncTimeout, Async: true, RequestID: "req_7",
+		Message: "operation req_7 still pending: resume with `fibe ops wait req_7`",
+		Details: map[string]any{"request_id": "req_7", "status": "running"}}, nil)
+	if n := strings.Count(errOut.String(), "fibe ops wait req_7"); n != 1 {
+		t.Errorf("resume command said %d times:\n%s", n, errOut)
+	}
+	if strings.Contains(errOut.String(), "status: running") {
+		t.Errorf("details of a timeout were dumped:\n%s", errOut)
+	}
+}
+
+func TestPrintErrorConflictNamesTheRunningOperation(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.PrintError(&client.Error{Status: 409, Code: client.CodeConflict, Message: "another operation is running",
+		RequestID: "req_me", Details: map[string]any{"request_id": "req_other"}}, nil)
+	mustHave(t, errOut.String(), "Wait for operation req_other with: fibe ops wait req_other")
+}
+
+// On a terminal an interrupt's error line starts at the left edge, over
+// the "^C" the terminal echoed; elsewhere the line is plain.
+func TestPrintErrorInterruptOnTerminal(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.SetStderrTTY(true)
+	ios.SetNoColor(true)
+	ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil)
+	if !strings.HasPrefix(errOut.String(), "\rError: CANCELLED") {
+		t.Errorf("on a terminal: %q", errOut)
+	}
+	ios, _, _, errOut = Test()
+	ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil)
+	if !strings.HasPrefix(errOut.String(), "Error: CANCELLED") {
+		t.Errorf("not on a terminal: %q", errOut)
+	}
+}

@@ -2,50 +2,102 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/fibegg/fibe/internal/client"
 )
 
 // ErrNoTerminal is returned by prompts when there is no one to ask.
 var ErrNoTerminal = errors.New("cannot prompt: not a terminal")
 
 // PromptSecret asks for a secret on stderr and reads it from the terminal
-// without echo.
-func (s *IOStreams) PromptSecret(prompt string) (string, error) {
+// without echo. Ctrl-C (ctx cancelled) abandons the prompt with CANCELLED
+// and puts the terminal back as it was: the process catches SIGINT, so a
+// blocked read would otherwise swallow the interrupt.
+func (s *IOStreams) PromptSecret(ctx context.Context, prompt string) (string, error) {
 	if !s.CanPrompt() {
 		return "", ErrNoTerminal
 	}
 	fmt.Fprint(s.ErrOut, prompt)
 	defer fmt.Fprintln(s.ErrOut)
-	if f, ok := s.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		b, err := term.ReadPassword(int(f.Fd()))
-		return strings.TrimSpace(string(b)), err
+	f, ok := s.In.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		// A terminal flag set by a test: read a plain line.
+		return s.readLine(ctx)
 	}
-	// A terminal flag set by a test: read a plain line.
-	line, err := bufio.NewReader(s.In).ReadString('\n')
-	if err != nil && line == "" {
+	fd := int(f.Fd())
+	saved, err := term.GetState(fd)
+	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(line), nil
+	type answer struct {
+		b   []byte
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		b, err := term.ReadPassword(fd)
+		done <- answer{b, err}
+	}()
+	select {
+	case a := <-done:
+		return strings.TrimSpace(string(a.b)), a.err
+	case <-ctx.Done():
+		// The reader stays blocked until the process exits; restore echo now.
+		_ = term.Restore(fd, saved)
+		return "", cancelled(ctx)
+	}
 }
 
-// Confirm asks a yes/no question, defaulting to no.
-func (s *IOStreams) Confirm(prompt string) (bool, error) {
+// Confirm asks a yes/no question, defaulting to no. Ctrl-C answers with
+// CANCELLED.
+func (s *IOStreams) Confirm(ctx context.Context, prompt string) (bool, error) {
 	if !s.CanPrompt() {
 		return false, ErrNoTerminal
 	}
 	fmt.Fprintf(s.ErrOut, "%s [y/N] ", prompt)
-	line, err := bufio.NewReader(s.In).ReadString('\n')
-	if err != nil && line == "" {
+	line, err := s.readLine(ctx)
+	if err != nil {
+		if client.IsCancelled(err) {
+			fmt.Fprintln(s.ErrOut)
+		}
 		return false, err
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
+	switch strings.ToLower(line) {
 	case "y", "yes":
 		return true, nil
 	}
 	return false, nil
+}
+
+// readLine reads one trimmed line from stdin, giving up when ctx ends.
+func (s *IOStreams) readLine(ctx context.Context) (string, error) {
+	type answer struct {
+		line string
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		line, err := bufio.NewReader(s.In).ReadString('\n')
+		if err != nil && line != "" {
+			err = nil // a last line without a newline still counts
+		}
+		done <- answer{strings.TrimSpace(line), err}
+	}()
+	select {
+	case a := <-done:
+		return a.line, a.err
+	case <-ctx.Done():
+		return "", cancelled(ctx)
+	}
+}
+
+func cancelled(ctx context.Context) error {
+	return &client.Error{Code: client.CodeCancelled, Message: "interrupted", Err: ctx.Err()}
 }

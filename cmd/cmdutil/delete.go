@@ -1,0 +1,89 @@
+package cmdutil
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// DeleteSpec describes the delete command of one kind of resource.
+type DeleteSpec struct {
+	Noun     string // "playground"
+	Aliases  []string
+	Example  string
+	Complete func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)
+	// Delete calls the API; it answers 204, or 202 then waits unless --no-wait.
+	Delete func(ctx context.Context, c *client.Client, ref string, mo client.MutationOptions, wo client.WaitOptions) (*client.Response, error)
+}
+
+// DeleteOptions are the inputs of a delete command.
+type DeleteOptions struct {
+	Factory  *Factory
+	Spec     DeleteSpec
+	Ref      string
+	Yes      bool
+	Mutation MutationFlags
+	Wait     WaitFlags
+}
+
+// NewCmdDelete builds `fibe <resources> delete <id|name> [--yes]`.
+func NewCmdDelete(f *Factory, spec DeleteSpec) *cobra.Command {
+	opts := &DeleteOptions{Factory: f, Spec: spec}
+	cmd := &cobra.Command{
+		Use:     "delete <id|name> [--yes]",
+		Aliases: spec.Aliases,
+		Short:   "Delete a " + spec.Noun,
+		Long: "Delete a " + spec.Noun + `. On a terminal you are asked to confirm unless
+--yes is given; elsewhere --yes is required. When the server deletes in
+the background (202), the command waits unless --no-wait.`,
+		Example:           spec.Example,
+		Args:              ExactArgs(1, "<id|name>"),
+		ValidArgsFunction: spec.Complete,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			return DeleteRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Do not ask for confirmation")
+	AddMutationFlags(cmd, &opts.Mutation)
+	AddWaitFlags(cmd, &opts.Wait)
+	return cmd
+}
+
+// DeleteRun confirms, deletes and reports.
+func DeleteRun(ctx context.Context, opts *DeleteOptions) error {
+	f, noun := opts.Factory, opts.Spec.Noun
+	mo, err := opts.Mutation.Options()
+	if err != nil {
+		return err
+	}
+	wo, err := opts.Wait.Options(f)
+	if err != nil {
+		return err
+	}
+	if err := ConfirmDestructive(ctx, f, opts.Yes, "Delete "+noun+" "+Describe(opts.Ref)+"?"); err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	stop := Progress(f, "Deleting "+noun+" "+opts.Ref, wo)
+	resp, err := opts.Spec.Delete(ctx, c, opts.Ref, mo, wo)
+	stop()
+	if err != nil {
+		return WaitFailed(f, err)
+	}
+	ios := f.IOStreams
+	return Finish(f, resp, map[string]any{"deleted": true, noun: opts.Ref}, opts.Wait.NoWait, func() error {
+		if ios.Quiet() {
+			return nil
+		}
+		_, err := io.WriteString(ios.Out, output.Check(ios.ColorScheme())+" Deleted "+noun+" "+opts.Ref+"\n")
+		return err
+	})
+}
