@@ -223,7 +223,7 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 		}
 		return nil, meta, e
 	case err != nil && ctx.Err() != nil:
-		return nil, meta, c.cancelled(ctx, &request{key: key, resource: resource, asyncID: h.RequestID}, nil)
+		return nil, meta, c.cancelled(ctx, &request{key: key, resource: resource, asyncID: h.RequestID})
 	case err != nil:
 		return nil, meta, err
 	}

@@ -92,7 +92,7 @@ func TestPollRetryAfterSetsTheNextInterval(t *testing.T) {
 			w.Header().Set("Retry-After", "4")
 			replyJSON(w, 200, map[string]any{"status": "running"})
 		},
-		status("running"),
+		status("provisioning"), // a status the client does not know is pending
 		body(`{"status":"success","result":{"lines":["a","b"]}}`),
 	})
 	c, env := newTestClient(t, url)
@@ -152,6 +152,9 @@ func TestAsyncErrorIsTheSameTypedErrorInBothShapes(t *testing.T) {
 			}
 			if !strings.HasSuffix(e.Error(), "(request req_5c1d)") {
 				t.Fatalf("Error() = %q", e.Error())
+			}
+			if IsNotFunded(err) != (tc.code == CodeNotFunded) {
+				t.Fatalf("IsNotFunded = %v for %s", IsNotFunded(err), tc.code)
 			}
 		})
 	}
@@ -217,33 +220,37 @@ func TestOpsWaitAndGetByRequestID(t *testing.T) {
 }
 
 func TestWaitOnAPlaygroundReachingATerminalState(t *testing.T) {
-	var n atomic.Int32
-	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
-		if isLookup(r) {
-			listOf(w, map[string]any{"id": 8, "name": "broken", "marquee_name": "local"})
-			return
-		}
-		if n.Add(1) < 3 {
-			replyJSON(w, 200, map[string]any{"id": 8, "name": "broken", "status": "building"})
-			return
-		}
-		replyJSON(w, 200, map[string]any{"id": 8, "name": "broken", "status": "error",
-			"state_reason": "image_pull_failed", "state_reasons": []string{"image_pull_failed"},
-			"error_step": "build", "error_step_label": "Build images",
-			"build_statuses":      []map[string]any{{"service": "web", "status": "failed", "error": "pull access denied"}},
-			"failure_diagnostics": map[string]any{"hint": "check the image name"}})
-	})
-	c, _ := newTestClient(t, srv.URL)
-	st, err := c.Playgrounds.Wait(ctxT(t), "broken", "running", WaitOptions{})
-	e := mustError(t, err, CodeTerminalState)
-	if st == nil || st.Status != "error" || e.Resource != "marquee/local" {
-		t.Fatalf("%+v %+v", st, e)
-	}
-	if e.Details["error_step"] != "build" || e.Details["failure_diagnostics"] == nil || e.Details["build_statuses"] == nil ||
-		strings.Join(e.Details["state_reasons"].([]string), ",") != "image_pull_failed" {
-		t.Fatalf("details %v", e.Details)
-	}
-	if e.Message != "playground broken reached status error at step build: image_pull_failed" {
-		t.Fatalf("message %q", e.Message)
+	for _, terminal := range []string{"error", "failed", "destroyed"} {
+		t.Run(terminal, func(t *testing.T) {
+			var n atomic.Int32
+			srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+				if isLookup(r) {
+					listOf(w, map[string]any{"id": 8, "name": "broken", "marquee_name": "local"})
+					return
+				}
+				if n.Add(1) < 3 {
+					replyJSON(w, 200, map[string]any{"id": 8, "name": "broken", "status": "building"})
+					return
+				}
+				replyJSON(w, 200, map[string]any{"id": 8, "name": "broken", "status": terminal,
+					"state_reason": "image_pull_failed", "state_reasons": []string{"image_pull_failed"},
+					"error_step": "build", "error_step_label": "Build images",
+					"build_statuses":      []map[string]any{{"service": "web", "status": "failed", "error": "pull access denied"}},
+					"failure_diagnostics": map[string]any{"hint": "check the image name"}})
+			})
+			c, _ := newTestClient(t, srv.URL)
+			st, err := c.Playgrounds.Wait(ctxT(t), "broken", "running", WaitOptions{})
+			e := mustError(t, err, CodeTerminalState)
+			if st == nil || st.Status != terminal || e.Resource != "marquee/local" || n.Load() != 3 {
+				t.Fatalf("%+v %+v after %d polls", st, e, n.Load())
+			}
+			if e.Details["error_step"] != "build" || e.Details["failure_diagnostics"] == nil || e.Details["build_statuses"] == nil ||
+				strings.Join(e.Details["state_reasons"].([]string), ",") != "image_pull_failed" {
+				t.Fatalf("details %v", e.Details)
+			}
+			if want := "playground broken reached status " + terminal + " at step build: image_pull_failed"; e.Message != want {
+				t.Fatalf("message %q, want %q", e.Message, want)
+			}
+		})
 	}
 }

@@ -125,6 +125,7 @@ func TestTwoClientsOnOneStateDirShareABreaker(t *testing.T) {
 func TestEightInvocationsAgainstADeadMarqueeSendAtMostSeven(t *testing.T) {
 	url, rec := deadMarquee(t)
 	dir := t.TempDir()
+	var codes []string
 	for i := 0; i < 8; i++ {
 		// A new client per invocation, on the real clock, as a shell loop would run fibe.
 		c, err := New(Options{BaseURL: url, APIKey: testKey, StateDir: dir,
@@ -133,12 +134,20 @@ func TestEightInvocationsAgainstADeadMarqueeSendAtMostSeven(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err = c.Marquees.TestConnection(ctxT(t), "prod-eu", MutationOptions{}, WaitOptions{})
-		if err == nil {
-			t.Fatal("dead marquee answered")
+		e, ok := AsError(err)
+		if !ok {
+			t.Fatalf("invocation %d: %v", i+1, err)
 		}
+		codes = append(codes, e.Code)
 	}
 	if n := rec.count(); n > 7 {
 		t.Fatalf("%d requests across 8 invocations, want at most 7", n)
+	}
+	// 4 attempts, then the 5th failure opens the breaker; the other six
+	// invocations are refused without sending anything.
+	want := "INTERNAL_ERROR CIRCUIT_OPEN CIRCUIT_OPEN CIRCUIT_OPEN CIRCUIT_OPEN CIRCUIT_OPEN CIRCUIT_OPEN CIRCUIT_OPEN"
+	if got := strings.Join(codes, " "); got != want || rec.count() != 5 {
+		t.Fatalf("codes %s after %d requests; want %s after 5", got, rec.count(), want)
 	}
 }
 

@@ -2,12 +2,9 @@ package client
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/cenkalti/backoff/v4"
 )
 
 // CableURL returns a fresh ActionCable URL from GET /api/cable_url. A
@@ -41,53 +38,6 @@ func (c *Client) fallbackCableURL() string {
 	return u.String()
 }
 
-// Permanent marks an error returned by a Retry attempt as terminal: it is
-// not retried and the breaker does not count it.
-func Permanent(err error) error { return backoff.Permanent(err) }
-
-// Retry runs attempt under the same policy as every HTTP request, for
-// callers that speak something other than plain HTTP (the log stream's
-// websocket): breaker admission for resource before each call, then
-// classification of its error, backoff between calls, the retry budget.
-//
-// attempt's error is classified as: nil → success; a *Error with a Status →
-// by that status; an error wrapped with Permanent → terminal, not counted;
-// anything else → a transport failure (retryable, counted by the breaker).
-// The result is nil or a *Error (CIRCUIT_OPEN, CANCELLED, NETWORK_ERROR,
-// or the attempt's own *Error).
-func (c *Client) Retry(ctx context.Context, resource string, attempt func(ctx context.Context) error) error {
-	if resource == "" {
-		resource = c.HostResource()
-	}
-	r := &request{method: "STREAM", ref: resource, resource: resource}
-	_, err := c.loop(ctx, r, func(ctx context.Context, n int) outcome {
-		c.trace.printf("--> stream attempt %d/%d (breaker %s)", n, c.policy.Attempts(), resource)
-		err := attempt(ctx)
-		if err == nil {
-			return outcome{attempt: attemptOK}
-		}
-		var perm *backoff.PermanentError
-		if errors.As(err, &perm) {
-			return outcome{err: &Error{Code: codeOf(perm.Err, CodeNetwork), Message: oneLine(perm.Err.Error()), Err: perm.Err},
-				attempt: attemptTerminal}
-		}
-		if e, ok := AsError(err); ok {
-			copy := *e
-			return outcome{err: &copy, attempt: statusAttempt(e)}
-		}
-		return outcome{err: &Error{Code: CodeNetwork, Message: "stream: " + oneLine(err.Error()), Err: err},
-			attempt: transportAttempt(err)}
-	})
-	return err
-}
-
-func codeOf(err error, fallback string) string {
-	if e, ok := AsError(err); ok {
-		return e.Code
-	}
-	return fallback
-}
-
 // CableOrigin reports whether a cable URL is on the API's origin (ws↔http,
 // wss↔https) or a trusted host, i.e. whether the API key may be sent to it.
 func (c *Client) CableOrigin(raw string) bool {
@@ -95,14 +45,24 @@ func (c *Client) CableOrigin(raw string) bool {
 	if err != nil {
 		return false
 	}
+	h, ok := httpForm(u)
+	return ok && c.mayAuthorize(h)
+}
+
+// httpForm is a cable URL with ws/wss read as http/https, the form origins
+// are compared in; ok is false for any other scheme.
+func httpForm(u *url.URL) (*url.URL, bool) {
 	h := *u
 	switch u.Scheme {
 	case "ws":
 		h.Scheme = "http"
 	case "wss":
 		h.Scheme = "https"
+	case "http", "https":
+	default:
+		return nil, false
 	}
-	return c.mayAuthorize(&h)
+	return &h, true
 }
 
 // APIKey is the credential for the cable subprotocol and header; send it

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/cenkalti/backoff/v4"
-	"github.com/sony/gobreaker/v2"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -37,6 +36,9 @@ type request struct {
 
 	url         string // resolved, for events
 	rateLimited bool   // subject to the API host's rate ledger
+
+	last     *Error        // the last failed attempt's error
+	honoured time.Duration // the last Retry-After waited
 }
 
 type response struct {
@@ -65,7 +67,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	auth := c.mayAuthorize(u)
 	r.url = u.String()
 	r.rateLimited = sameOrigin(u, c.base)
-	return c.loop(ctx, r, func(ctx context.Context, n int) outcome {
+	return c.loop(ctx, r, c.newBudget(), func(ctx context.Context, n int) outcome {
 		c.trace.request(r, u, n, c.policy.Attempts(), payload, auth)
 		started := c.clock.Now()
 		resp, aerr, timedOut := c.attempt(ctx, r, u, payload)
@@ -100,85 +102,6 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	})
 }
 
-// outcome is how one attempt ended: the answer (if any), the typed error
-// (nil on success) and what the policy needs to classify it.
-type outcome struct {
-	resp    *response
-	err     *Error
-	attempt reliability.Attempt
-}
-
-// loop is the retry loop, the only one in the project: rate-ledger wait,
-// breaker admission, one attempt, classification, then Retry-After or
-// full-jitter backoff, until success, a terminal answer, an open breaker,
-// the end of the budget or cancellation.
-func (c *Client) loop(ctx context.Context, r *request, send func(ctx context.Context, n int) outcome) (*response, error) {
-	if r.resource == "" {
-		r.resource = c.HostResource()
-	}
-	bo := reliability.NewBackOff(c.policy, c.rand)
-	attempts := c.policy.Attempts()
-	var honoured time.Duration
-	var last *Error
-	for n := 1; ; n++ {
-		if wait := c.ledger.Wait(); wait > 0 && r.rateLimited {
-			c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
-			c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
-			if err := c.clock.Sleep(ctx, wait); err != nil {
-				return nil, c.cancelled(ctx, r, last)
-			}
-		}
-		if ctx.Err() != nil {
-			return nil, c.cancelled(ctx, r, last)
-		}
-		ticket, err := c.breakers.Allow(r.resource)
-		if err != nil {
-			return nil, c.circuitOpen(err, r, last)
-		}
-		c.emit(Event{Kind: EventAttempt, Method: r.method, URL: r.url, Attempt: n, Resource: r.resource})
-		out := send(ctx, n)
-		out.attempt.Cancelled = ctx.Err() != nil
-		d := reliability.Classify(out.attempt)
-		state := ticket.Done(d.Breaker)
-		if out.attempt.Cancelled {
-			return nil, c.cancelled(ctx, r, last)
-		}
-		if out.err == nil {
-			return out.resp, nil
-		}
-		e := out.err
-		e.Retryable, e.Resource = d.Retry, r.resource
-		if honoured > 0 {
-			e.RetryAfter = honoured
-		}
-		last = e
-		if !d.Retry {
-			return nil, e
-		}
-		delay := bo.NextBackOff()
-		if delay == backoff.Stop {
-			return nil, e // budget spent: the last answer is the most useful error
-		}
-		if state == gobreaker.StateOpen {
-			// The breaker opened on this attempt: the rest of the budget is not sent.
-			return nil, c.circuitOpen(c.openError(r.resource), r, last)
-		}
-		why := d.Reason + "; full-jitter backoff"
-		if out.resp != nil {
-			if ra, ok := reliability.ParseRetryAfter(out.resp.header.Get("Retry-After"), c.clock.Now(), c.policy.MaxDelay); ok {
-				delay, honoured, why = ra, ra, d.Reason+"; Retry-After"
-				e.RetryAfter = ra
-			}
-		}
-		c.trace.printf("retry %d/%d in %s: %s", n, attempts-1, delay.Round(time.Millisecond), why)
-		c.emit(Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: n, Delay: delay, Reason: why,
-			RequestID: e.RequestID, Resource: r.resource})
-		if err := c.clock.Sleep(ctx, delay); err != nil {
-			return nil, c.cancelled(ctx, r, last)
-		}
-	}
-}
-
 // attempt sends one HTTP request and reads the whole answer under the
 // attempt timeout; a reset half way through the body is a failed attempt.
 func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []byte) (*response, error, bool) {
@@ -202,6 +125,15 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 	}
 	if c.apiKey != "" && c.mayAuthorize(u) {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	if c.trace != nil {
+		w := &resendWatch{}
+		req = req.WithContext(httptrace.WithClientTrace(actx, w.clientTrace()))
+		defer func() {
+			if n := w.count(); n > 0 {
+				c.trace.printf("    net/http re-sent this attempt %d time(s) on a new connection: a reused keep-alive connection failed before answering", n)
+			}
+		}()
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
@@ -232,6 +164,42 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 	return &response{status: res.StatusCode, header: res.Header, body: data, meta: meta}, nil, false
 }
 
+// resendWatch notices net/http's own re-send of an idempotent request
+// after a reused keep-alive connection failed before the first byte of an
+// answer (see the package doc): a second connection with no answer on the
+// first. A redirect also takes a second connection, but after an answer.
+type resendWatch struct {
+	mu       sync.Mutex
+	conns    int
+	answered bool
+	resends  int
+}
+
+func (w *resendWatch) clientTrace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if w.conns > 0 && !w.answered {
+				w.resends++
+			}
+			w.conns++
+			w.answered = false
+		},
+		GotFirstResponseByte: func() {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			w.answered = true
+		},
+	}
+}
+
+func (w *resendWatch) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.resends
+}
+
 var errBodyTooLarge = fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
 
 func timedOut(parent, attempt context.Context) bool {
@@ -239,10 +207,14 @@ func timedOut(parent, attempt context.Context) bool {
 }
 
 // httpError turns a non-2xx answer into the typed error.
+// It keeps the answer's Retry-After for the loop, which decides whether to
+// honour it.
 func (c *Client) httpError(resp *response, r *request) *Error {
 	code, msg, details := parseErrorBody(resp.status, resp.header.Get("Content-Type"), resp.body)
-	return &Error{Status: resp.status, Code: code, Message: msg, Details: details,
+	e := &Error{Status: resp.status, Code: code, Message: msg, Details: details,
 		RequestID: resp.meta.RequestID, Replayed: resp.meta.Replayed, IdempotencyKey: r.key}
+	e.retryAfter, e.hasRetryAfter = reliability.ParseRetryAfter(resp.header.Get("Retry-After"), c.clock.Now(), c.policy.MaxDelay)
+	return e
 }
 
 func transportError(err error, timedOut bool, r *request) *Error {
@@ -263,76 +235,4 @@ func displayRef(ref string) string {
 		return u.String()
 	}
 	return "request"
-}
-
-// openError reads the time left of an open breaker.
-func (c *Client) openError(resource string) error {
-	s := c.breakers.Status(resource)
-	return &reliability.OpenError{Resource: resource, State: s.State, Until: s.OpenUntil, RetryIn: s.OpenUntil.Sub(c.clock.Now())}
-}
-
-func (c *Client) circuitOpen(err error, r *request, last *Error) *Error {
-	e := &Error{Code: CodeCircuitOpen, Message: err.Error(), Resource: r.resource, Err: err,
-		IdempotencyKey: r.key, Details: map[string]any{"resource": r.resource}}
-	var oe *reliability.OpenError
-	if errors.As(err, &oe) {
-		e.RetryAfter = oe.RetryIn
-		e.Details["retry_in_seconds"] = int64((oe.RetryIn + time.Second - 1) / time.Second)
-		e.Details["state"] = oe.State.String()
-	}
-	if last != nil {
-		e.Details["last_error"] = last.Code
-		e.RequestID = last.RequestID
-	}
-	if r.asyncID != "" {
-		e.RequestID = r.asyncID
-	}
-	c.trace.printf("%s", e.Message)
-	return e
-}
-
-// cancelled says what state the operation may be in: for a mutation the key
-// to retry with, for a poll the request id to resume.
-func (c *Client) cancelled(ctx context.Context, r *request, last *Error) *Error {
-	e := &Error{Code: CodeCancelled, Err: context.Cause(ctx), IdempotencyKey: r.key, Resource: r.resource}
-	if e.Err == nil {
-		e.Err = context.Canceled
-	}
-	if last != nil {
-		e.RequestID = last.RequestID
-	}
-	switch {
-	case r.asyncID != "":
-		e.RequestID = r.asyncID
-		e.Message = "interrupted while waiting; the operation was accepted and may still finish: resume with `fibe ops wait " + r.asyncID + "`"
-	case r.key != "":
-		e.Message = "interrupted; the request may or may not have been applied: retry safely with --idempotency-key " + r.key
-	default:
-		e.Message = "interrupted"
-	}
-	return e
-}
-
-// Canned attempts for callers of loop that are not HTTP requests.
-var (
-	attemptOK       = reliability.Attempt{Status: http.StatusOK}
-	attemptTerminal = reliability.Attempt{Status: http.StatusBadRequest}
-)
-
-func statusAttempt(e *Error) reliability.Attempt {
-	if e.Status == 0 {
-		if e.Code == CodeRequestTimeout {
-			return reliability.Attempt{TimedOut: true, Idempotent: true}
-		}
-		if e.Code == CodeNetwork {
-			return reliability.Attempt{Err: e}
-		}
-		return attemptTerminal
-	}
-	reason, _ := e.Details["reason"].(string)
-	return reliability.Attempt{Status: e.Status, Reason: reason}
-}
-
-func transportAttempt(err error) reliability.Attempt {
-	return reliability.Attempt{Err: err, Idempotent: true}
 }

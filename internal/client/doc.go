@@ -1,6 +1,8 @@
 // Package client is fibe's transport to the Fibe API: the typed Error, the
-// one retry loop, async waiting, and the services (playgrounds, marquees,
-// async requests, me) the commands are thin shells over.
+// one retry loop, async waiting, live log streams, and the services
+// (playgrounds, marquees, async requests, me) the commands are thin shells
+// over. The policy itself (what is retried, how long to wait, when a
+// breaker opens) lives in package reliability; this package applies it.
 //
 // Every failure is an *Error carrying the HTTP status (0 without a
 // response), a stable code (the server's, or one the client adds such as
@@ -11,16 +13,28 @@
 // JSON error envelope (an HTML 502, empty, truncated) still become typed
 // errors, and bodies are read with a size limit.
 //
-// Every request goes through one loop (Client.do over Client.loop): wait
-// for the rate ledger, ask the breaker of the request's resource, send one
-// attempt with the attempt timeout, classify it with reliability.Classify,
-// report the outcome to the breaker, then wait Retry-After or full-jitter
+// There is one retry loop (loop.go), and every request, every poll and
+// every stream (re)connect runs through it: wait for the rate ledger, ask
+// the breaker of the request's resource, make one attempt under the attempt
+// timeout, classify it with reliability.Classify, report the outcome to the
+// breaker, then wait Retry-After (capped, no jitter) or the full-jitter
 // backoff and go again, within the retry budget. The breaker wraps each
 // attempt, so once it opens the rest of the budget is not sent. A mutation
-// mints its Idempotency-Key once and sends it on every attempt and every
-// poll of it. Requests are attributed to a marquee (a playground's marquee
-// is learned from the playground and cached in the state directory), so a
-// dead marquee silences only requests about it.
+// mints its Idempotency-Key once and sends it on every attempt; polls are
+// GETs and carry none, but their errors name the mutation's key. Requests
+// are attributed to a marquee (a playground's marquee is learned from the
+// playground and cached in the state directory), so a dead marquee silences
+// only requests about it.
+//
+// net/http re-sends an idempotent request (a GET, or one carrying an
+// Idempotency-Key) once on a new connection when a reused keep-alive
+// connection fails before the first byte of an answer. That is kept: it
+// only repairs a connection the server had already given up on, and only
+// for requests the contract allows to be sent again. The policy counts
+// attempts, not TCP writes, so such an attempt is still one breaker outcome
+// and one slot of the budget; the server may see it twice, and the debug
+// trace says when that happened. Tests that count requests exactly ask the
+// server to close each connection.
 //
 // A 202 is followed by polling its status_url verbatim (relative URLs
 // resolve against the API base; otherwise /api/async_requests/<id>); each
@@ -29,9 +43,19 @@
 // names no code), a playground reaching error/failed/destroyed while waited
 // on becomes PLAYGROUND_TERMINAL_STATE with its reasons and diagnostics,
 // and the deadline becomes ASYNC_TIMEOUT naming the request id to resume.
-// The API key goes only to the API origin and config trusted hosts; plain
-// http to any other non-loopback origin is refused. Cancelling the context
-// stops at once and returns CANCELLED saying what to retry or resume.
+// The API key goes only to the API origin and config trusted hosts, for
+// status URLs, redirects and cable URLs alike; plain http to any other
+// non-loopback origin is refused. Cancelling the context stops at once and
+// returns CANCELLED saying what to retry or resume.
+//
+// FollowLogs keeps an ActionCable log stream up. Each (re)connect is a
+// request of the loop whose budget is shared until the stream makes
+// progress, and a dropped or silent connection counts as a failed attempt
+// of it, so a flapping server ends the stream after the policy's retries.
+// It resumes after the last sequence number printed. A session_expired
+// message gets exactly one recovery (fresh cable URL, reconnect,
+// resubscribe); further expiries are ignored until a subscription is
+// confirmed again.
 //
 // Options.OnEvent receives progress events and Options.Debug a trace of
 // every attempt, delay, breaker change and poll, with credentials and any

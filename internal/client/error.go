@@ -46,6 +46,10 @@ type Error struct {
 	Async          bool   // came from an async operation's status
 	Resource       string // breaker resource, e.g. "marquee/prod-eu"
 	Err            error  // cause (net error, context error)
+
+	// The server's Retry-After on this answer, for the retry loop.
+	retryAfter    time.Duration
+	hasRetryAfter bool
 }
 
 // Error renders "CODE: message (request req_x)".

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -56,20 +57,11 @@ func (r *recorder) count() int {
 // serve starts a server on 127.0.0.1 whose handler records every request.
 func serve(t *testing.T, h func(w http.ResponseWriter, r *http.Request, s seen)) (*httptest.Server, *recorder) {
 	t.Helper()
-	rec := &recorder{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s := rec.record(r)
-		// A fresh connection per request: net/http silently re-sends an
-		// idempotent request once when a reused keep-alive connection
-		// fails, which would blur the exact attempt counts asserted here.
-		w.Header().Set("Connection", "close")
-		h(w, r, s)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, rec
+	return serveOn(t, "127.0.0.1", h)
 }
 
-// serveOn starts a server on a given loopback address (e.g. 127.0.0.2).
+// serveOn starts a recording server on a given loopback address (e.g.
+// 127.0.0.2 for a second origin).
 func serveOn(t *testing.T, ip string, h func(w http.ResponseWriter, r *http.Request, s seen)) (*httptest.Server, *recorder) {
 	t.Helper()
 	ln, err := net.Listen("tcp", ip+":0")
@@ -79,9 +71,9 @@ func serveOn(t *testing.T, ip string, h func(w http.ResponseWriter, r *http.Requ
 	rec := &recorder{}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s := rec.record(r)
-		// A fresh connection per request: net/http silently re-sends an
-		// idempotent request once when a reused keep-alive connection
-		// fails, which would blur the exact attempt counts asserted here.
+		// A fresh connection per request: net/http re-sends an idempotent
+		// request once when a reused keep-alive connection fails (see the
+		// package doc), which would blur the exact attempt counts asserted here.
 		w.Header().Set("Connection", "close")
 		h(w, r, s)
 	}))
@@ -90,6 +82,24 @@ func serveOn(t *testing.T, ip string, h func(w http.ResponseWriter, r *http.Requ
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, rec
+}
+
+// lockedBuffer is a trace sink safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func replyJSON(w http.ResponseWriter, status int, v any) {

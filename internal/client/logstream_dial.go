@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
-	"github.com/cenkalti/backoff/v4"
 	"github.com/coder/websocket"
+
+	"github.com/fibegg/fibe/internal/reliability"
 )
 
 // cableTarget is where and how to open one stream connection.
@@ -34,22 +34,16 @@ func (f *follower) target(ctx context.Context) (cableTarget, error) {
 	if err != nil || u.Host == "" {
 		return cableTarget{}, errorf(CodeInvalidResponse, "GET /api/cable_url: not a URL")
 	}
-	h := *u
-	switch u.Scheme {
-	case "ws":
-		h.Scheme = "http"
-	case "wss":
-		h.Scheme = "https"
-	case "http", "https":
-	default:
+	h, ok := httpForm(u)
+	if !ok {
 		return cableTarget{}, errorf(CodeInvalidResponse, "GET /api/cable_url: unsupported scheme %q", oneLine(u.Scheme))
 	}
-	if err := f.c.checkTarget(&h); err != nil {
+	if err := f.c.checkTarget(h); err != nil {
 		return cableTarget{}, err
 	}
 	t := cableTarget{url: u, header: http.Header{}, protocols: []string{cableProtocol}}
-	t.header.Set("User-Agent", f.c.UserAgent())
-	if key := f.c.APIKey(); key != "" && f.c.CableOrigin(raw) {
+	t.header.Set("User-Agent", f.c.userAgent)
+	if key := f.c.apiKey; key != "" && f.c.mayAuthorize(h) {
 		t.protocols = append(t.protocols, cableKeyProtocol+base64.RawURLEncoding.EncodeToString([]byte(key)))
 		t.header.Set("Authorization", "Bearer "+key)
 	}
@@ -72,39 +66,39 @@ func dialHTTPClient(c *Client) *http.Client {
 
 // connect opens a connection carrying a subscription to identifier.
 //
-// Each connection is one logical request under the Client's retry loop
-// (Client.Retry): breaker admission per attempt, classification, backoff,
-// the retry budget. Reconnects after a failure (wait) also pace
-// themselves: they draw a delay from the policy's backoff first, and the
-// budget of that backoff is shared by every reconnect until the stream
-// makes progress again, so a server that accepts and then drops every
-// connection cannot cause a reconnect storm.
-func (f *follower) connect(ctx context.Context, identifier string, wait bool, why string) (*websocket.Conn, error) {
-	if wait {
-		delay, ok := f.nextDelay()
-		if !ok {
-			return nil, budgetSpent{}
-		}
-		f.c.trace.printf("stream: %s; reconnecting in %s", why, delay.Round(time.Millisecond))
-		f.c.emit(Event{Kind: EventRetry, Method: "STREAM", URL: f.resource, Delay: delay,
-			Reason: "log stream: " + why, Resource: f.resource})
-		if f.c.clock.Sleep(ctx, delay) != nil {
-			return nil, f.c.cancelled(ctx, f.request(), nil)
+// Connecting is one logical request under the Client's retry loop: breaker
+// admission per handshake, classification, Retry-After or backoff, the
+// retry budget. The budget is the stream's, shared by every (re)connect
+// until the stream makes progress again, and a dropped connection (drop)
+// counts as a failed attempt of it: the reconnect first waits its backoff.
+// So a server that accepts and then drops every connection ends the stream
+// after the policy's retries instead of causing a reconnect storm.
+func (f *follower) connect(ctx context.Context, identifier string, drop *Error, why string) (*websocket.Conn, error) {
+	r := f.request()
+	if drop != nil {
+		d := reliability.Classify(attemptOf(drop))
+		d.Reason = "log stream " + why
+		if err := f.c.afterFailure(ctx, r, f.budget, d, drop, false); err != nil {
+			if err.Code == CodeCancelled {
+				return nil, err
+			}
+			return nil, budgetSpent{last: err}
 		}
 	}
+	f.c.trace.printf("stream: connecting: %s", why)
 	t, err := f.target(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var ws *websocket.Conn
-	err = f.c.Retry(ctx, f.resource, func(ctx context.Context) error {
-		conn, err := f.dialOnce(ctx, t)
+	err = f.c.retry(ctx, r, f.budget, func(ctx context.Context) error {
+		conn, err := f.dialOnce(ctx, t, r)
 		if err != nil {
 			return err
 		}
 		if err := conn.Write(ctx, websocket.MessageText, subscribeCommand(identifier)); err != nil {
 			_ = conn.CloseNow()
-			return transportError(err, false, f.request())
+			return transportError(err, false, r)
 		}
 		ws = conn
 		return nil
@@ -120,7 +114,7 @@ func (f *follower) connect(ctx context.Context, identifier string, wait bool, wh
 
 // dialOnce is one handshake under the attempt timeout. A non-101 answer is
 // typed like any HTTP error answer (its status decides retry and breaker).
-func (f *follower) dialOnce(ctx context.Context, t cableTarget) (*websocket.Conn, error) {
+func (f *follower) dialOnce(ctx context.Context, t cableTarget, r *request) (*websocket.Conn, error) {
 	f.c.trace.printf("stream: --> GET %s (key %s)", redactURL(t.url), keyNote(t))
 	actx, cancel := context.WithTimeout(ctx, f.c.policy.AttemptTimeout)
 	defer cancel()
@@ -132,24 +126,25 @@ func (f *follower) dialOnce(ctx context.Context, t cableTarget) (*websocket.Conn
 		f.c.trace.printf("stream: <-- 101 connected (subprotocol %s)", ws.Subprotocol())
 		return ws, nil
 	case resp != nil && resp.StatusCode != http.StatusSwitchingProtocols:
-		e := f.handshakeError(resp)
+		e := f.handshakeError(resp, r)
 		f.c.trace.printf("stream: <-- %d %s", resp.StatusCode, e.Error())
 		return nil, e
 	default:
-		e := transportError(err, timedOut(ctx, actx), f.request())
+		e := transportError(err, timedOut(ctx, actx), r)
 		f.c.trace.printf("stream: <-- no connection: %s", e.Message)
 		return nil, e
 	}
 }
 
-// handshakeError types a non-101 answer like any HTTP error answer.
-func (f *follower) handshakeError(resp *http.Response) *Error {
+// handshakeError types a non-101 answer like any HTTP error answer, its
+// Retry-After included.
+func (f *follower) handshakeError(resp *http.Response, r *request) *Error {
 	var body []byte
 	if resp.Body != nil {
 		body, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBodyBytes))
 	}
 	return f.c.httpError(&response{status: resp.StatusCode, header: resp.Header, body: body,
-		meta: &Response{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}}, f.request())
+		meta: &Response{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}}, r)
 }
 
 // dropError types the end of a live connection.
@@ -159,46 +154,32 @@ func (f *follower) dropError(err error) *Error {
 	return e
 }
 
-// nextDelay draws the next backoff delay; false when the budget is spent.
-func (f *follower) nextDelay() (time.Duration, bool) {
-	f.boMu.Lock()
-	defer f.boMu.Unlock()
-	d := f.bo.NextBackOff()
-	return d, d != backoff.Stop
-}
+// progress gives the retry budget back: the stream works again, and the
+// connection that shows it is the first attempt of a fresh budget.
+func (f *follower) progress() { f.budget.restart() }
 
-// progress gives the retry budget back: the stream works again.
-func (f *follower) progress() {
-	f.boMu.Lock()
-	f.bo.Reset()
-	f.boMu.Unlock()
-}
-
-// budgetSpent is connect's answer once the retry budget is spent; the run
-// loop turns it into the error (it owns the stream's state).
-type budgetSpent struct{}
+// budgetSpent is connect's answer once drops have spent the retry budget;
+// the run loop turns it into the error (it owns the stream's state).
+type budgetSpent struct{ last *Error }
 
 func (budgetSpent) Error() string { return "log stream retry budget spent" }
 
 // giveUp is the error once the reconnect budget is spent.
-func (f *follower) giveUp() *Error {
-	last := f.lastDrop
-	if last == nil {
-		last = &Error{Code: CodeNetwork, Message: "log stream connection keeps dropping", Resource: f.resource}
-	}
+func (f *follower) giveUp(last *Error) *Error {
 	e := *last
 	e.Message = "log stream lost after " + strconv.Itoa(f.c.policy.Retries()) + " reconnects without progress (last: " + last.Message + ")"
 	e.Retryable = true
-	if e.Details == nil {
-		e.Details = map[string]any{}
+	e.Details = map[string]any{"last_seq": f.last}
+	for k, v := range last.Details {
+		e.Details[k] = v
 	}
-	e.Details["last_seq"] = f.last
 	return &e
 }
 
-// request describes stream attempts to the Client's error builders.
+// request is one (re)connect of the stream, as the retry loop and the
+// error builders see it.
 func (f *follower) request() *request {
-	return &request{method: http.MethodGet, ref: "/cable", resource: f.resource}
+	return &request{method: "STREAM", ref: "/cable", url: "/cable", resource: f.resource}
 }
 
 func keyNote(t cableTarget) string {

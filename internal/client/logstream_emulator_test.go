@@ -43,23 +43,7 @@ func emulatorStream(t *testing.T) (*localapi.Server, *Client, *lockedBuffer) {
 // followEmulator streams "pv" until stop says enough.
 func followEmulator(t *testing.T, c *Client, opts FollowOptions, stop func([]LogLine) bool) ([]LogLine, error) {
 	t.Helper()
-	if opts.PingInterval == 0 {
-		opts.PingInterval = 10 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var lines []LogLine
-	err := c.Playgrounds.FollowLogs(ctx, "pv", opts, func(l LogLine) error {
-		lines = append(lines, l)
-		if stop(lines) {
-			return errEnough
-		}
-		return nil
-	})
-	if ctx.Err() != nil {
-		t.Fatalf("stream did not finish within the bound (%d lines): %v", len(lines), err)
-	}
-	return lines, err
+	return followRef(t, c, "pv", opts, stop)
 }
 
 func TestEmulatorExpiryBurstRecoversOnce(t *testing.T) {

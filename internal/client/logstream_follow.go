@@ -8,10 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cenkalti/backoff/v4"
 	"github.com/coder/websocket"
-
-	"github.com/fibegg/fibe/internal/reliability"
 )
 
 // follower keeps one log stream up. Its state belongs to the run loop;
@@ -24,8 +21,7 @@ type follower struct {
 	resource   string // breaker resource: marquee/<name>
 	httpClient *http.Client
 
-	boMu sync.Mutex
-	bo   backoff.BackOff // the policy's backoff and budget, shared by reconnects
+	budget *budget // the retry budget, shared by (re)connects until progress
 
 	events chan connEvent
 	dialed chan dialResult
@@ -43,7 +39,6 @@ type follower struct {
 	ignored     int // expiry messages ignored while a recovery was under way
 	ignoredNow  int // the same, for the current recovery
 	duplicates  int // replayed lines dropped because they were already emitted
-	lastDrop    *Error
 }
 
 // cableConn is one websocket connection carrying our subscription.
@@ -82,7 +77,7 @@ func newFollower(ctx context.Context, c *Client, ref string, opts FollowOptions,
 		c: c, opts: opts, emit: emit, playground: pg.ID,
 		resource:   c.cachedPlaygroundResource(strconv.FormatInt(pg.ID, 10)),
 		httpClient: dialHTTPClient(c),
-		bo:         reliability.NewBackOff(c.policy, c.rand),
+		budget:     c.newBudget(),
 		events:     make(chan connEvent, 64),
 		dialed:     make(chan dialResult, 1),
 		conns:      map[int]*cableConn{},
@@ -95,7 +90,11 @@ func newFollower(ctx context.Context, c *Client, ref string, opts FollowOptions,
 }
 
 // identifier is the subscription for the next connection: after the last
-// line emitted when there is one, else as the caller asked.
+// line emitted when there is one, else as the caller asked. A reconnect
+// before any line arrived cannot resume exactly: the protocol tells the
+// client no sequence number until a line comes, so lines produced between
+// the first subscription and the reconnect may be missed (the window is
+// the reconnect delay; a stream with a Since cursor is not affected).
 func (f *follower) identifier() string {
 	id := logIdentifier{Channel: playgroundLogsChannel, PlaygroundID: f.playground}
 	if f.opts.Service != "" {
@@ -114,7 +113,7 @@ func (f *follower) identifier() string {
 func (f *follower) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer f.shutdown(cancel)
-	f.startConnect(ctx, false, false, "connect")
+	f.startConnect(ctx, nil, false, "connect")
 
 	check := time.NewTicker(max(f.opts.PingInterval/4, time.Millisecond))
 	defer check.Stop()
@@ -124,8 +123,8 @@ func (f *follower) run(ctx context.Context) error {
 			return f.cancelled(ctx)
 		case r := <-f.dialed:
 			f.connecting = false
-			if _, ok := r.err.(budgetSpent); ok {
-				return f.giveUp()
+			if spent, ok := r.err.(budgetSpent); ok {
+				return f.giveUp(spent.last)
 			}
 			if r.err != nil {
 				return r.err
@@ -142,8 +141,10 @@ func (f *follower) run(ctx context.Context) error {
 }
 
 // startConnect opens the next connection in the background, so the loop
-// keeps reading (and emitting from) the connection it replaces.
-func (f *follower) startConnect(ctx context.Context, wait, recovery bool, why string) {
+// keeps reading (and emitting from) the connection it replaces. drop is
+// the failure that ended the previous connection, nil for the first
+// connection and for an expiry recovery (which does not wait).
+func (f *follower) startConnect(ctx context.Context, drop *Error, recovery bool, why string) {
 	if f.connecting {
 		return
 	}
@@ -153,7 +154,7 @@ func (f *follower) startConnect(ctx context.Context, wait, recovery bool, why st
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
-		ws, err := f.connect(ctx, identifier, wait, why)
+		ws, err := f.connect(ctx, identifier, drop, why)
 		if err != nil {
 			f.dialed <- dialResult{err: err}
 			return
@@ -215,10 +216,10 @@ func (f *follower) handle(ctx context.Context, ev connEvent) error {
 		if ctx.Err() != nil {
 			return f.cancelled(ctx)
 		}
-		f.lastDrop = f.dropError(ev.err)
-		f.c.trace.printf("stream: connection dropped: %s", f.lastDrop.Message)
+		drop := f.dropError(ev.err)
+		f.c.trace.printf("stream: connection dropped: %s", drop.Message)
 		f.current = nil
-		f.startConnect(ctx, true, false, "connection dropped")
+		f.startConnect(ctx, drop, false, "connection dropped")
 		return nil
 	}
 	switch fr := ev.frame; fr.kind {
@@ -272,8 +273,8 @@ func (f *follower) handle(ctx context.Context, ev connEvent) error {
 		}
 		f.retire(conn)
 		f.current = nil
-		f.lastDrop = &Error{Code: CodeNetwork, Message: "server disconnected: " + oneLine(fr.reason), Resource: f.resource}
-		f.startConnect(ctx, true, false, "server disconnected ("+oneLine(fr.reason)+")")
+		drop := &Error{Code: CodeNetwork, Message: "server disconnected: " + oneLine(fr.reason), Resource: f.resource}
+		f.startConnect(ctx, drop, false, "server disconnected ("+oneLine(fr.reason)+")")
 	}
 	return nil
 }
@@ -317,7 +318,7 @@ func (f *follower) expired(ctx context.Context, conn *cableConn, current bool) e
 	f.recoveries++
 	f.ignoredNow = 0
 	f.c.trace.printf("stream: session_expired: recovering once (fresh cable URL, reconnect, resubscribe)")
-	f.startConnect(ctx, false, true, "session expired")
+	f.startConnect(ctx, nil, true, "session expired")
 	return nil
 }
 
@@ -329,9 +330,8 @@ func (f *follower) checkStale(ctx context.Context) {
 	}
 	f.retire(conn)
 	f.current = nil
-	f.lastDrop = f.dropError(errStale)
 	f.c.trace.printf("stream: no ping for two intervals (%s); dropping the connection", (2 * f.opts.PingInterval).String())
-	f.startConnect(ctx, true, false, "no ping for two intervals")
+	f.startConnect(ctx, f.dropError(errStale), false, "no ping for two intervals")
 }
 
 // retire closes a connection and forgets it.
@@ -345,7 +345,7 @@ func (f *follower) retire(conn *cableConn) {
 }
 
 func (f *follower) cancelled(ctx context.Context) error {
-	e := f.c.cancelled(ctx, f.request(), nil)
+	e := f.c.cancelled(ctx, f.request())
 	e.Message = "log stream interrupted"
 	e.Details = map[string]any{"last_seq": f.last}
 	return e

@@ -238,27 +238,20 @@ func TestFallbackToTheAPIKeyWithoutCableURL(t *testing.T) {
 
 func TestHandshakeFailuresGoThroughTheMarqueeBreaker(t *testing.T) {
 	a := newStreamAPI(t, streamAPIConfig{})
-	a.cable503.Store(true)
+	a.cable503.Store(-1)
 	c, _ := a.client(streamKey)
 	_, err := follow(t, c, FollowOptions{}, atLeast(1))
 	e := mustCode(t, err, CodeInternal)
 	if e.Status != 503 || !e.Retryable || e.Resource != "marquee/prod-eu" {
 		t.Fatalf("error %+v", e)
 	}
-	bs, _ := c.Breakers()
-	failures := -1
-	for _, b := range bs {
-		if b.Resource == "marquee/prod-eu" {
-			failures = b.ConsecutiveFailures
-		}
-	}
-	if failures != 4 {
-		t.Fatalf("breakers %+v: want 4 failures on marquee/prod-eu", bs)
+	if n := failuresOf(t, c, "marquee/prod-eu"); n != 4 {
+		t.Fatalf("%d failures on marquee/prod-eu, want 4", n)
 	}
 
 	// With a budget of five retries the fifth failure opens the breaker and
 	// the sixth attempt is not sent.
-	c, _ = a.clientWith(streamKey, 5)
+	c, _ = a.client(streamKey, func(o *Options) { o.Policy.MaxRetries = 5 })
 	_, err = follow(t, c, FollowOptions{}, atLeast(1))
 	e = mustCode(t, err, CodeCircuitOpen)
 	if !strings.Contains(e.Message, "marquee/prod-eu") {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -43,4 +44,24 @@ func TestParseFrameShapes(t *testing.T) {
 	if _, ok := parseFrame([]byte(`not json`), id); ok {
 		t.Error("garbage parsed")
 	}
+}
+
+func FuzzParseFrame(f *testing.F) {
+	id := logIdentifier{Channel: playgroundLogsChannel, PlaygroundID: 42}.String()
+	for _, s := range []string{`{"type":"welcome"}`, `{"type":"ping","message":1}`,
+		`{"type":"confirm_subscription","identifier":` + strconv.Quote(id) + `}`,
+		`{"identifier":` + strconv.Quote(id) + `,"message":{"type":"log","seq":7,"line":"hi"}}`,
+		`{"identifier":` + strconv.Quote(id) + `,"message":{"status":"session_expired"}}`,
+		`{"type":"disconnect","reason":"x","reconnect":false}`, `{"message":[1]}`, `null`, `{"identifier":"{"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr, ok := parseFrame(data, id)
+		if !ok {
+			return
+		}
+		if fr.kind == frameLog && fr.line.Seq <= 0 && !strings.Contains(string(data), `"log"`) {
+			t.Fatalf("log line without a seq or a log type: %q", data)
+		}
+	})
 }

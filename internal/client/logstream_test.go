@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,9 +28,12 @@ type streamAPI struct {
 	tokens sync.Map // minted stream tokens
 
 	cableURLCalls atomic.Int64
-	noCableURL    atomic.Bool // /api/cable_url answers 404
-	badTokens     atomic.Bool // minted tokens are not accepted by /cable
-	cable503      atomic.Bool // /cable answers 503
+	noCableURL    atomic.Bool  // /api/cable_url answers 404
+	badTokens     atomic.Bool  // minted tokens are not accepted by /cable
+	cable503      atomic.Int64 // /cable answers 503 this many more times; negative: always
+	cable503Sent  atomic.Int64 // 503s answered on /cable
+	retryAfter    string       // Retry-After on those 503s, if any
+	cableHost     string       // host:port the cable URLs point at; "" → the API's
 
 	// beforeCableURL, when set, runs before /api/cable_url answers call n,
 	// so a test can hold a client's recovery until the server is done.
@@ -89,11 +91,20 @@ func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
 		}
 		tok := fmt.Sprintf("tok_secret_%d", n)
 		a.tokens.Store(tok, true)
-		writeJSON(w, http.StatusOK, map[string]any{"url": "ws://" + r.Host + "/cable?token=" + tok,
+		host := r.Host
+		if a.cableHost != "" {
+			host = a.cableHost
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"url": "ws://" + host + "/cable?token=" + tok,
 			"expires_at": time.Now().Add(time.Minute).UTC().Format(time.RFC3339)})
 	})
 	mux.HandleFunc("/cable", func(w http.ResponseWriter, r *http.Request) {
-		if a.cable503.Load() {
+		if n := a.cable503.Load(); n != 0 {
+			a.cable503.CompareAndSwap(n, max(n-1, -1))
+			a.cable503Sent.Add(1)
+			if a.retryAfter != "" {
+				w.Header().Set("Retry-After", a.retryAfter)
+			}
 			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": map[string]any{"code": "INTERNAL_ERROR", "message": "down"}})
 			return
 		}
@@ -113,35 +124,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// lockedBuffer is the debug trace sink.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// client is a Client for a with short backoff delays.
-func (a *streamAPI) client(key string) (*Client, *lockedBuffer) {
-	return a.clientWith(key, 0)
-}
-
-func (a *streamAPI) clientWith(key string, maxRetries int) (*Client, *lockedBuffer) {
+// client is a Client for a with short backoff delays; mod adjusts the options.
+func (a *streamAPI) client(key string, mod ...func(*Options)) (*Client, *lockedBuffer) {
 	a.t.Helper()
 	trace := &lockedBuffer{}
-	c, err := New(Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
-		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond,
-			AttemptTimeout: 5 * time.Second, MaxRetries: maxRetries}})
+	opts := Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
+		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond, AttemptTimeout: 5 * time.Second}}
+	for _, m := range mod {
+		m(&opts)
+	}
+	c, err := New(opts)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -150,17 +142,23 @@ func (a *streamAPI) clientWith(key string, maxRetries int) (*Client, *lockedBuff
 
 var errEnough = errors.New("enough lines")
 
-// follow streams until stop says enough (emit then returns errEnough),
-// FollowLogs fails, or a generous bound passes (a test failure).
+// follow streams playground "preview" until stop says enough (emit then
+// returns errEnough), FollowLogs fails, or a generous bound passes (a test
+// failure).
 func follow(t *testing.T, c *Client, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
+	t.Helper()
+	return followRef(t, c, "preview", opts, stop)
+}
+
+func followRef(t *testing.T, c *Client, ref string, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
 	t.Helper()
 	if opts.PingInterval == 0 {
 		opts.PingInterval = 10 * time.Second // stale detection has its own test
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var lines []LogLine
-	err := c.Playgrounds.FollowLogs(ctx, "preview", opts, func(l LogLine) error {
+	err := c.Playgrounds.FollowLogs(ctx, ref, opts, func(l LogLine) error {
 		lines = append(lines, l)
 		if stop(lines) {
 			return errEnough

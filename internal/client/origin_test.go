@@ -91,3 +91,22 @@ func TestStatusURLAbsoluteOnTheSameOriginAndDefaultPath(t *testing.T) {
 		})
 	}
 }
+
+// A redirect to another origin is not followed: the API key cannot ride
+// along to it, and the 3xx comes back as a typed error.
+func TestRedirectToAnotherOriginIsNotFollowed(t *testing.T) {
+	other, otherRec := serveOn(t, "127.0.0.2", func(w http.ResponseWriter, r *http.Request, s seen) {
+		replyJSON(w, 200, map[string]any{"id": 1})
+	})
+	api, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		http.Redirect(w, r, other.URL+"/api/me", http.StatusTemporaryRedirect)
+	})
+	c, _ := newTestClient(t, api.URL)
+	_, _, err := c.Me(ctxT(t))
+	if e := mustError(t, err, CodeInvalidResponse); e.Status != http.StatusTemporaryRedirect {
+		t.Fatalf("%+v", e)
+	}
+	if n := otherRec.count(); n != 0 {
+		t.Fatalf("127.0.0.2 received %d requests", n)
+	}
+}

@@ -200,7 +200,7 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 		}
 		return last, e
 	case err != nil && ctx.Err() != nil:
-		return last, s.c.cancelled(ctx, &request{resource: resource}, nil)
+		return last, s.c.cancelled(ctx, &request{resource: resource})
 	case err != nil:
 		return last, err
 	}

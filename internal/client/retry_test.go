@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"regexp"
 	"sync/atomic"
@@ -288,5 +289,125 @@ func TestConnectionResetsAreRetried(t *testing.T) {
 	_, _, err := c2.Me(context.Background())
 	if e := mustError(t, err, CodeNetwork); e.Status != 0 || !e.Retryable {
 		t.Fatalf("%+v", e)
+	}
+}
+
+// Client.Retry is the loop for attempts that are not plain HTTP requests:
+// transport failures are retried and counted, a status decides by the
+// contract (its Retry-After honoured), Permanent ends at once uncounted.
+func TestRetryClassifiesNonHTTPAttempts(t *testing.T) {
+	c, env := newTestClient(t, "http://127.0.0.1:1")
+	const res = "marquee/ws"
+	calls := 0
+	err := c.Retry(ctxT(t), res, func(context.Context) error {
+		calls++
+		switch calls {
+		case 1:
+			return errors.New("connection reset by peer")
+		case 2:
+			return &Error{Status: 503, Code: CodeInternal, Message: "busy", retryAfter: 3 * time.Second, hasRetryAfter: true}
+		}
+		return nil
+	})
+	if err != nil || calls != 3 {
+		t.Fatalf("err %v after %d calls, want success on the third", err, calls)
+	}
+	sleeps := env.clock.Sleeps()
+	if len(sleeps) != 2 || sleeps[0] >= 500*time.Millisecond || sleeps[1] != 3*time.Second {
+		t.Fatalf("sleeps %v, want [<jitter below 500ms> 3s]", sleeps)
+	}
+	if n := failuresOf(t, c, res); n != 0 {
+		t.Fatalf("%d failures after the success", n)
+	}
+
+	calls = 0
+	err = c.Retry(ctxT(t), res, func(context.Context) error {
+		calls++
+		return Permanent(&Error{Code: CodeForbidden, Message: "rejected"})
+	})
+	if e := mustError(t, err, CodeForbidden); calls != 1 || e.Retryable || failuresOf(t, c, res) != 0 {
+		t.Fatalf("%+v after %d calls", e, calls)
+	}
+
+	calls = 0
+	err = c.Retry(ctxT(t), res, func(context.Context) error { calls++; return errors.New("refused") })
+	if e := mustError(t, err, CodeNetwork); calls != 4 || !e.Retryable || failuresOf(t, c, res) != 4 {
+		t.Fatalf("%+v after %d calls, %d failures; want 4 counted attempts", e, calls, failuresOf(t, c, res))
+	}
+}
+
+// Every POST, PATCH and DELETE carries its own 32-hex key; no GET (lookups,
+// polls) carries one.
+func TestEveryMutationCarriesAKeyAndNoGETDoes(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		switch {
+		case isLookup(r):
+			listOf(w, map[string]any{"id": 9, "name": "pg", "marquee_name": "prod-eu"})
+		case r.Method == http.MethodDelete:
+			w.WriteHeader(http.StatusNoContent)
+		case r.URL.Path == "/api/playgrounds/pg/operations":
+			replyJSON(w, 202, map[string]any{"request_id": "req_k", "status": "queued"})
+		case r.URL.Path == "/api/async_requests/req_k":
+			replyJSON(w, 200, map[string]any{"status": "success", "result": map[string]any{"id": 9, "name": "pg", "status": "running"}})
+		default:
+			replyJSON(w, 200, map[string]any{"id": 9, "name": "pg", "status": "running"})
+		}
+	})
+	c, _ := newTestClient(t, srv.URL)
+	ctx := ctxT(t)
+	calls := []func() error{
+		func() error {
+			_, _, err := c.Playgrounds.Create(ctx, map[string]any{"name": "pg"}, MutationOptions{}, WaitOptions{})
+			return err
+		},
+		func() error {
+			_, _, err := c.Playgrounds.Update(ctx, "pg", map[string]any{"name": "pg"}, MutationOptions{})
+			return err
+		},
+		func() error {
+			_, _, err := c.Playgrounds.Action(ctx, "pg", "rollout", false, MutationOptions{}, WaitOptions{})
+			return err
+		},
+		func() error { _, err := c.Playgrounds.Delete(ctx, "pg", MutationOptions{}, WaitOptions{}); return err },
+		func() error {
+			_, _, err := c.Marquees.Update(ctx, "prod-eu", map[string]any{"port": 22}, MutationOptions{})
+			return err
+		},
+	}
+	for i, call := range calls {
+		if err := call(); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	keys := map[string]bool{}
+	methods := map[string]bool{}
+	gets := 0
+	for _, r := range rec.all() {
+		key := r.Header.Get("Idempotency-Key")
+		if r.Method == http.MethodGet {
+			gets++
+			if key != "" {
+				t.Fatalf("GET %s carried key %q", r.Path, key)
+			}
+			continue
+		}
+		if !hexKey.MatchString(key) || keys[key] {
+			t.Fatalf("%s %s carried key %q: want a fresh 32-hex key per operation", r.Method, r.Path, key)
+		}
+		keys[key], methods[r.Method] = true, true
+	}
+	if len(keys) != len(calls) || !methods["POST"] || !methods["PATCH"] || !methods["DELETE"] || gets == 0 {
+		t.Fatalf("%d keys, methods %v, %d GETs", len(keys), methods, gets)
+	}
+}
+
+// A zero Policy is the contract's: every knob defaults to its number.
+func TestClientPolicyDefaultsToTheContract(t *testing.T) {
+	c, err := New(Options{BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Policy() != reliability.DefaultPolicy() {
+		t.Fatalf("policy %+v, want %+v", c.Policy(), reliability.DefaultPolicy())
 	}
 }

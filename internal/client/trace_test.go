@@ -1,30 +1,11 @@
 package client
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestDebugTraceShowsAttemptsDelaysBreakerAndPollsButNoSecrets(t *testing.T) {
 	const sshKey = "-----BEGIN OPENSSH PRIVATE KEY-----SECRETSSH"
@@ -42,7 +23,7 @@ func TestDebugTraceShowsAttemptsDelaysBreakerAndPollsButNoSecrets(t *testing.T) 
 				"cable": "ws://x/cable?token=SECRETQUERY"}})
 		}
 	})
-	var buf syncBuffer
+	var buf lockedBuffer
 	c, _ := newTestClient(t, srv.URL, func(o *Options) { o.Debug = &buf; o.Policy.BreakerThreshold = 1 })
 	_, _, err := c.Marquees.Create(ctxT(t), map[string]any{"name": "m", "ssh_private_key": sshKey}, MutationOptions{}, WaitOptions{})
 	// Threshold 1: the 503 opens the breaker, so the create stops with CIRCUIT_OPEN.
@@ -79,7 +60,7 @@ func TestDebugTraceShowsRetryDelayAndWhy(t *testing.T) {
 		}
 		replyJSON(w, 200, map[string]any{"id": 1})
 	})
-	var buf syncBuffer
+	var buf lockedBuffer
 	c, _ := newTestClient(t, srv.URL, func(o *Options) { o.Debug = &buf })
 	if _, _, err := c.Me(ctxT(t)); err != nil {
 		t.Fatal(err)

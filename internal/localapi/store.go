@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fibegg/fibe/internal/filelock"
+	"github.com/fibegg/fibe/internal/statefile"
 )
 
 // store gives one request at a time exclusive access to the state. fn returns
@@ -57,7 +57,7 @@ func (f *fileStore) update(now time.Time, fn func(*state) bool) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("localapi: state directory: %w", err)
 	}
-	release, err := filelock.Acquire(f.path + ".lock")
+	release, err := statefile.Lock(f.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("localapi: state lock: %w", err)
 	}
@@ -98,27 +98,7 @@ func (f *fileStore) save(st *state) error {
 	if err != nil {
 		return fmt.Errorf("localapi: encode state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".state-*.tmp")
-	if err != nil {
-		return fmt.Errorf("localapi: write state: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("localapi: write state: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("localapi: write state: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("localapi: write state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("localapi: write state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), f.path); err != nil {
+	if err := statefile.WriteAtomic(f.path, data, 0o600, true); err != nil {
 		return fmt.Errorf("localapi: write state: %w", err)
 	}
 	return nil

@@ -1,35 +1,41 @@
 // Package reliability is the policy every request of fibe obeys, kept as
 // data and small functions so that no command decides for itself what is
-// retryable. It does no I/O of its own apart from the state store.
+// retryable. It does no I/O of its own apart from the state store; the
+// client package runs the one retry loop that applies it.
 //
 // Policy holds every knob with the contract's default (DefaultPolicy):
-// 3 retries, full-jitter backoff from 500 ms capped at 30 s, a 30 s attempt
-// timeout, polls every second for up to 5 minutes, and breakers that open
-// after 5 consecutive failures for 30 s, then admit 2 probes and close after
-// 2 successes. Classify turns one attempt's ending (status, transport error,
-// timeout, cancellation) into a verdict: retry or not, and what the breaker
-// counts. Only 429, 500, 502, 503 and 504 are retried, plus a 409 with
-// reason idempotency_key_in_flight (our own earlier attempt still running:
-// send again with the same key). A timed-out attempt is retried only when
+// 3 retries (4 attempts), full-jitter backoff from 500 ms capped at 30 s, a
+// 30 s attempt timeout, polls every second for up to 5 minutes, and breakers
+// that open after 5 consecutive failures for 30 s, then admit 2 probes and
+// close after 2 successes. Classify turns one attempt's ending (status,
+// transport error, timeout, cancellation) into a verdict: retry or not, and
+// what the breaker counts. Only 429, 500, 502, 503 and 504 are retried, plus
+// a 409 with reason idempotency_key_in_flight (our own earlier attempt still
+// running: send again with the same key), plus an attempt that got no
+// response (refused, reset, EOF). A timed-out attempt is retried only when
 // the request is idempotent, which every mutation is since it carries an
 // Idempotency-Key minted once per logical operation (NewIdempotencyKey).
+// A cancelled attempt is never retried.
 //
 // Between attempts the caller waits what Retry-After said (ParseRetryAfter:
 // seconds or HTTP-date, capped, garbage ignored, no jitter on top) or else
 // the next FullJitter delay, a cenkalti/backoff BackOff with an injectable
-// random source. The rate Ledger remembers X-RateLimit-* answers in the
-// Store so that, once the budget is spent, the next request (even in the
-// next invocation) waits for the window to refill instead of earning a 429.
-// Poller paces the polls of an async operation and lets a poll answer's
-// Retry-After set the next interval.
+// random source; NewBackOff adds the retry budget. The rate Ledger remembers
+// X-RateLimit-* answers in the Store so that, once the budget is spent, the
+// next request (even in the next invocation) waits for the window to refill
+// instead of earning a 429. Poller paces the polls of an async operation and
+// lets a poll answer's Retry-After set the next interval.
 //
 // Breakers are one per resource ("marquee/<name>", or "api/<host>"), with
 // sony/gobreaker's semantics and its SharedState as the record, persisted in
-// a Store (one file per API host under the state directory for FileStore).
-// Each attempt is admitted (Allow) and reported (Ticket.Done) by two short
-// read-modify-writes of that record; no lock is held while the request is
-// on the wire, so processes sharing a breaker never wait on each other's
-// requests, and half-open admits at most BreakerProbes attempts across all
-// of them. A corrupt state file reads as "all closed". Clock makes every
-// wait injectable for tests.
+// a Store (FileStore: one file per API host under the state directory,
+// replaced atomically; a Redis store can implement the same interface).
+// A 5xx of the four above or no response is a failure, a 2xx a success, and
+// anything else, 429 included, neither. Each attempt is admitted (Allow)
+// and reported (Ticket.Done) by two short read-modify-writes of the record;
+// no lock is held while the request is on the wire, so processes sharing a
+// breaker never wait on each other's requests, and half-open admits at most
+// BreakerProbes attempts across all of them (a probe whose process died is
+// forgotten after a lease). A corrupt state file reads as "all closed".
+// Clock makes every wait injectable for tests.
 package reliability

@@ -21,6 +21,8 @@ func TestDefaultPolicyPinsTheContractNumbers(t *testing.T) {
 		{"BreakerOpenTimeout", p.BreakerOpenTimeout, 30 * time.Second},
 		{"BreakerProbes", p.BreakerProbes, 2},
 		{"BreakerSuccesses", p.BreakerSuccesses, 2},
+		{"RateWaitCeiling", p.RateWaitCeiling, 2 * time.Minute},
+		{"MarqueeCacheTTL", p.MarqueeCacheTTL, 5 * time.Minute},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

@@ -1,14 +1,15 @@
 package reliability
 
 import (
+	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/fibegg/fibe/internal/statefile"
 )
 
 // Store keeps small shared records (breakers, rate ledger, marquee cache)
@@ -93,7 +94,7 @@ func (s *FileStore) Update(key string, fn func([]byte) ([]byte, error)) error {
 		return err
 	}
 	path := s.path(key)
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := statefile.Lock(path + ".lock")
 	if err != nil {
 		return err
 	}
@@ -104,10 +105,13 @@ func (s *FileStore) Update(key string, fn func([]byte) ([]byte, error)) error {
 		return err
 	}
 	next, err := fn(old)
-	if err != nil || next == nil {
+	if err != nil || next == nil || bytes.Equal(next, old) {
 		return err
 	}
-	return writeAtomic(path, next)
+	// Not flushed to disk: after a crash a lost or torn file reads as
+	// "closed, no wait", which is the safe default, and every request pays
+	// for this write.
+	return statefile.WriteAtomic(path, next, 0o600, false)
 }
 
 func (s *FileStore) Delete(key string) error {
@@ -117,7 +121,7 @@ func (s *FileStore) Delete(key string) error {
 	if _, err := os.Stat(s.Dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := statefile.Lock(path + ".lock")
 	if err != nil {
 		return err
 	}
@@ -126,52 +130,6 @@ func (s *FileStore) Delete(key string) error {
 		return err
 	}
 	return nil
-}
-
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", filepath.Base(path), err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // no-op once renamed
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }
 
 // SafeName turns a key such as "breakers-127.0.0.1:7878" into a file name.

@@ -1,6 +1,6 @@
 //go:build windows
 
-package filelock
+package statefile
 
 import (
 	"os"

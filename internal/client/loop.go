@@ -1,0 +1,258 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// outcome is how one attempt ended: the answer (if any), the typed error
+// (nil on success) and what the policy needs to classify it.
+type outcome struct {
+	resp    *response
+	err     *Error
+	attempt reliability.Attempt
+}
+
+// budget is the retry budget of one logical request: the policy's backoff,
+// which answers backoff.Stop once the retries are spent. A plain request
+// has its own; the log stream keeps one across reconnects and refills it
+// only when the stream makes progress, so the lock.
+type budget struct {
+	mu sync.Mutex
+	bo backoff.BackOff
+	n  int // attempts made
+}
+
+func (c *Client) newBudget() *budget {
+	return &budget{bo: reliability.NewBackOff(c.policy, c.rand)}
+}
+
+func (b *budget) attempt() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n++
+	return b.n
+}
+
+func (b *budget) attempts() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n
+}
+
+// next is the full-jitter delay before the next retry, or backoff.Stop.
+func (b *budget) next() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.bo.NextBackOff()
+}
+
+// restart gives the whole budget back to the attempt now under way, which
+// becomes its first: the next failure is retry 1.
+func (b *budget) restart() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.bo.Reset()
+	b.n = 1
+}
+
+// loop is the retry loop, the only one in the project: rate-ledger wait,
+// breaker admission, one attempt, classification, then Retry-After or
+// full-jitter backoff, until success, a terminal answer, an open breaker,
+// the end of the budget or cancellation. Every request, poll and stream
+// (re)connect runs through it.
+func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx context.Context, n int) outcome) (*response, error) {
+	if r.resource == "" {
+		r.resource = c.HostResource()
+	}
+	for {
+		n := b.attempt()
+		if wait := c.ledger.Wait(); wait > 0 && r.rateLimited {
+			c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
+			c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
+			if err := c.clock.Sleep(ctx, wait); err != nil {
+				return nil, c.cancelled(ctx, r)
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, c.cancelled(ctx, r)
+		}
+		ticket, err := c.breakers.Allow(r.resource)
+		if err != nil {
+			return nil, c.circuitOpen(err, r)
+		}
+		c.emit(Event{Kind: EventAttempt, Method: r.method, URL: r.url, Attempt: n, Resource: r.resource})
+		out := send(ctx, n)
+		out.attempt.Cancelled = ctx.Err() != nil
+		d := reliability.Classify(out.attempt)
+		state := ticket.Done(d.Breaker)
+		if out.attempt.Cancelled {
+			return nil, c.cancelled(ctx, r)
+		}
+		if out.err == nil {
+			return out.resp, nil
+		}
+		if err := c.afterFailure(ctx, r, b, d, out.err, state == gobreaker.StateOpen); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// afterFailure runs between a failed attempt and the next one. It returns
+// the error that ends the request (a terminal answer, the budget spent, the
+// breaker just opened, cancellation), or nil after waiting what the server
+// asked for (Retry-After, capped, no jitter) or else the next backoff delay.
+func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reliability.Decision, e *Error, opened bool) *Error {
+	asked, hasAsked := e.retryAfter, e.hasRetryAfter
+	e.Retryable, e.Resource, e.RetryAfter = d.Retry, r.resource, r.honoured
+	r.last = e
+	if !d.Retry {
+		return e
+	}
+	delay := b.next()
+	if delay == backoff.Stop {
+		return e // budget spent: the last answer is the most useful error
+	}
+	if opened {
+		// The breaker opened on this attempt: the rest of the budget is not sent.
+		return c.circuitOpen(c.openError(r.resource), r)
+	}
+	why := d.Reason + "; full-jitter backoff"
+	if hasAsked {
+		delay, why = asked, d.Reason+"; Retry-After"
+		r.honoured, e.RetryAfter = asked, asked
+	}
+	n := b.attempts()
+	c.trace.printf("retry %d/%d in %s: %s", n, c.policy.Retries(), delay.Round(time.Millisecond), why)
+	c.emit(Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: n, Delay: delay, Reason: why,
+		RequestID: e.RequestID, Resource: r.resource})
+	if err := c.clock.Sleep(ctx, delay); err != nil {
+		return c.cancelled(ctx, r)
+	}
+	return nil
+}
+
+// Permanent marks an error returned by a Retry attempt as terminal: it is
+// not retried and the breaker does not count it.
+func Permanent(err error) error { return backoff.Permanent(err) }
+
+// Retry runs attempt under the same loop as every HTTP request, for callers
+// that speak something other than plain HTTP (a websocket): breaker
+// admission for resource before each call, classification of its error,
+// Retry-After or backoff between calls, the retry budget.
+//
+// attempt's error is classified as: nil → success; a *Error with a Status →
+// by that status, and its Retry-After (as the Client reads it off an HTTP
+// answer) is honoured; an error wrapped with Permanent → terminal, not
+// counted; anything else → a transport failure (retryable, counted by the
+// breaker). The result is nil or a *Error (CIRCUIT_OPEN, CANCELLED,
+// NETWORK_ERROR, or the attempt's own *Error).
+func (c *Client) Retry(ctx context.Context, resource string, attempt func(ctx context.Context) error) error {
+	return c.retry(ctx, &request{method: "STREAM", ref: resource, url: resource, resource: resource}, c.newBudget(), attempt)
+}
+
+// retry is Retry on a given request and budget.
+func (c *Client) retry(ctx context.Context, r *request, b *budget, attempt func(ctx context.Context) error) error {
+	_, err := c.loop(ctx, r, b, func(ctx context.Context, n int) outcome {
+		c.trace.printf("--> %s attempt %d/%d (breaker %s)", r.method, n, c.policy.Attempts(), r.resource)
+		return attemptOutcome(attempt(ctx))
+	})
+	return err
+}
+
+// attemptOutcome classifies the error of a non-HTTP attempt.
+func attemptOutcome(err error) outcome {
+	if err == nil {
+		return outcome{attempt: reliability.Attempt{Status: http.StatusOK}}
+	}
+	var perm *backoff.PermanentError
+	if errors.As(err, &perm) {
+		e := &Error{Code: CodeNetwork, Message: oneLine(perm.Err.Error()), Err: perm.Err}
+		if pe, ok := AsError(perm.Err); ok {
+			e.Code = pe.Code
+		}
+		return outcome{err: e, attempt: attemptTerminal}
+	}
+	if e, ok := AsError(err); ok {
+		copy := *e
+		return outcome{err: &copy, attempt: attemptOf(e)}
+	}
+	return outcome{err: &Error{Code: CodeNetwork, Message: "stream: " + oneLine(err.Error()), Err: err},
+		attempt: reliability.Attempt{Err: err, Idempotent: true}}
+}
+
+// attemptTerminal is what the policy sees of an attempt that must not be
+// retried and that the breaker does not count.
+var attemptTerminal = reliability.Attempt{Status: http.StatusBadRequest}
+
+// attemptOf rebuilds the policy's view of an attempt from its typed error.
+// Non-HTTP attempts (a websocket) are idempotent: they carry no mutation.
+func attemptOf(e *Error) reliability.Attempt {
+	if e.Status == 0 {
+		switch e.Code {
+		case CodeRequestTimeout:
+			return reliability.Attempt{TimedOut: true, Idempotent: true}
+		case CodeNetwork:
+			return reliability.Attempt{Err: e, Idempotent: true}
+		}
+		return attemptTerminal
+	}
+	reason, _ := e.Details["reason"].(string)
+	return reliability.Attempt{Status: e.Status, Reason: reason}
+}
+
+// openError reads the time left of an open breaker.
+func (c *Client) openError(resource string) error {
+	s := c.breakers.Status(resource)
+	return &reliability.OpenError{Resource: resource, State: s.State, Until: s.OpenUntil, RetryIn: s.OpenUntil.Sub(c.clock.Now())}
+}
+
+func (c *Client) circuitOpen(err error, r *request) *Error {
+	e := &Error{Code: CodeCircuitOpen, Message: err.Error(), Resource: r.resource, Err: err,
+		IdempotencyKey: r.key, Details: map[string]any{"resource": r.resource}}
+	var oe *reliability.OpenError
+	if errors.As(err, &oe) {
+		e.RetryAfter = oe.RetryIn
+		e.Details["retry_in_seconds"] = int64((oe.RetryIn + time.Second - 1) / time.Second)
+		e.Details["state"] = oe.State.String()
+	}
+	if r.last != nil {
+		e.Details["last_error"] = r.last.Code
+		e.RequestID = r.last.RequestID
+	}
+	if r.asyncID != "" {
+		e.RequestID = r.asyncID
+	}
+	c.trace.printf("%s", e.Message)
+	return e
+}
+
+// cancelled says what state the operation may be in: for a mutation the key
+// to retry with, for a poll the request id to resume.
+func (c *Client) cancelled(ctx context.Context, r *request) *Error {
+	e := &Error{Code: CodeCancelled, Err: context.Cause(ctx), IdempotencyKey: r.key, Resource: r.resource}
+	if e.Err == nil {
+		e.Err = context.Canceled
+	}
+	if r.last != nil {
+		e.RequestID = r.last.RequestID
+	}
+	switch {
+	case r.asyncID != "":
+		e.RequestID = r.asyncID
+		e.Message = "interrupted while waiting; the operation was accepted and may still finish: resume with `fibe ops wait " + r.asyncID + "`"
+	case r.key != "":
+		e.Message = "interrupted; the request may or may not have been applied: retry safely with --idempotency-key " + r.key
+	default:
+		e.Message = "interrupted"
+	}
+	return e
+}
