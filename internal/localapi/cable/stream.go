@@ -78,18 +78,17 @@ func (st *stream) send(ctx context.Context, n int64) bool {
 		return false
 	case expire:
 		for i := 0; i < count; i++ {
+			// Counted before the write, so a client that has seen the frame
+			// always finds it in Stats.
+			srv.count(func(s *Stats) { s.Expiries++ })
 			if st.sess.write(ctx, channelFrame{Identifier: st.identifier, Message: expiredMessage(i)}) != nil {
 				return false
 			}
-			srv.count(func(s *Stats) { s.Expiries++ })
 		}
 		srv.cfg.Logf("cable: session_expired x%d before line %d", count, n)
 		// The session is gone: this subscription streams nothing more.
 		return false
 	}
-	if st.sess.write(ctx, channelFrame{Identifier: st.identifier, Message: st.log.line(n)}) != nil {
-		return false
-	}
-	srv.count(func(s *Stats) { s.Lines++ })
-	return true
+	srv.count(func(s *Stats) { s.Lines++ }) // before the write, as above
+	return st.sess.write(ctx, channelFrame{Identifier: st.identifier, Message: st.log.line(n)}) == nil
 }
