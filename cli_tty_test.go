@@ -85,6 +85,9 @@ func TestTerminalSpinnerAndColor(t *testing.T) {
 	if !strings.Contains(out, "\r\x1b[K") || !strings.Contains(out, "Rolling out tty") || !strings.Contains(out, "poll ") {
 		t.Errorf("no spinner with status and poll count on the terminal:\n%q", out)
 	}
+	if !strings.Contains(out, "✓") || !strings.Contains(out, "Rolling out tty · done in ") {
+		t.Errorf("no completion line after the spinner:\n%q", out)
+	}
 	if !strings.Contains(out, "\x1b[32mrunning") {
 		t.Errorf("no color on the terminal:\n%q", out)
 	}

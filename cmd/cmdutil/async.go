@@ -76,12 +76,18 @@ func WaitFailed(f *Factory, err error) error {
 
 // Progress starts the spinner (where allowed) for a wait and returns the
 // function that stops it. With --no-wait there is no wait to show.
-func Progress(f *Factory, label string, wo client.WaitOptions) func() {
+func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err error)) {
 	if wo.NoWait {
-		return func() {}
+		return func(error) {}
 	}
 	f.IOStreams.StartProgress(label)
-	return f.IOStreams.StopProgress
+	return func(err error) {
+		if err != nil {
+			f.IOStreams.StopProgress()
+			return
+		}
+		f.IOStreams.SucceedProgress()
+	}
 }
 
 // ConfirmDestructive asks before a deletion. Without --yes it prompts on a

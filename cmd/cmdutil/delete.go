@@ -74,7 +74,7 @@ func DeleteRun(ctx context.Context, opts *DeleteOptions) error {
 	}
 	stop := Progress(f, "Deleting "+noun+" "+opts.Ref, wo)
 	resp, err := opts.Spec.Delete(ctx, c, opts.Ref, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return WaitFailed(f, err)
 	}

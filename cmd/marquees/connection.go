@@ -67,7 +67,7 @@ func testConnectionRun(ctx context.Context, opts *RefOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Testing connection to "+opts.Ref, wo)
 	res, resp, err := c.Marquees.TestConnection(ctx, opts.Ref, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}
@@ -110,7 +110,7 @@ func sshKeyRun(ctx context.Context, opts *RefOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Generating an SSH key for "+opts.Ref, wo)
 	key, resp, err := c.Marquees.SSHKey(ctx, opts.Ref, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

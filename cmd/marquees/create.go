@@ -57,7 +57,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Creating marquee", wo)
 	m, resp, err := c.Marquees.Create(ctx, opts.Body, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

@@ -50,7 +50,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Waiting for "+opts.RequestID, wo)
 	result, _, err := c.Async.Wait(ctx, opts.RequestID, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

@@ -80,7 +80,7 @@ func actionRun(ctx context.Context, opts *ActionOptions) error {
 	}
 	stop := cmdutil.Progress(f, opts.label+" "+opts.Ref, wo)
 	st, resp, err := c.Playgrounds.Action(ctx, opts.Ref, opts.Action, opts.Force, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

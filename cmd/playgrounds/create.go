@@ -96,7 +96,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Creating playground "+nameOf(body), wo)
 	p, resp, err := c.Playgrounds.Create(ctx, body, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

@@ -90,7 +90,7 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Fetching logs of "+opts.Ref, wo)
 	lines, resp, err := c.Playgrounds.Logs(ctx, opts.Ref, opts.Service, opts.Tail, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

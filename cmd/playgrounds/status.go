@@ -67,7 +67,7 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Refreshing "+opts.Ref, wo)
 	st, resp, err := c.Playgrounds.RefreshStatus(ctx, opts.Ref, mo, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return cmdutil.WaitFailed(f, err)
 	}

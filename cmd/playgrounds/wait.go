@@ -61,7 +61,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	}
 	stop := cmdutil.Progress(f, "Waiting for "+opts.Ref+" to be "+opts.For, wo)
 	st, err := c.Playgrounds.Wait(ctx, opts.Ref, opts.For, wo)
-	stop()
+	stop(err)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,13 @@ func (s *IOStreams) StartProgress(label string) {
 }
 
 // StopProgress erases the spinner, if any.
-func (s *IOStreams) StopProgress() {
+func (s *IOStreams) StopProgress() { s.stopProgress(false) }
+
+// SucceedProgress erases the spinner and, where one was drawn for an
+// accepted operation, leaves a line saying it finished and how long it took.
+func (s *IOStreams) SucceedProgress() { s.stopProgress(true) }
+
+func (s *IOStreams) stopProgress(succeeded bool) {
 	s.mu.Lock()
 	p := s.progress
 	s.mu.Unlock()
@@ -82,9 +88,16 @@ func (s *IOStreams) StopProgress() {
 	p.mu.Lock()
 	sp := p.sp
 	p.sp, p.active = nil, false
+	done := ""
+	if succeeded && sp != nil && p.requestID != "" {
+		done = fmt.Sprintf("%s %s · done in %s", s.ErrColorScheme().Green("✓"), p.label, p.now().Sub(p.start).Round(100*time.Millisecond))
+	}
 	p.mu.Unlock()
 	if sp != nil {
 		sp.Stop() // outside p.mu: Stop waits for a frame that may be in PreUpdate
+	}
+	if done != "" {
+		fmt.Fprintln(s.ErrOut, done)
 	}
 }
 
