@@ -1,6 +1,8 @@
 // Command fibe is the command line of the Fibe platform.
 package main
 
+//go:generate go run . completion --generate-dir completions
+
 import (
 	"os"
 
