@@ -61,7 +61,7 @@ type pacingResult struct {
 
 func runPacing(ctx context.Context, env *runEnv, r *report) error {
 	p := newPacingParams(env)
-	r.param("rate limit", fmt.Sprintf("%d requests per %s per key (emulator fixed window from the first request; X-RateLimit-Reset in whole seconds)", p.Limit, p.Window))
+	r.param("rate limit", fmt.Sprintf("%d requests per %s per key (emulator fixed windows aligned on the Unix clock, so X-RateLimit-Reset, in whole seconds, is a window's true end)", p.Limit, p.Window))
 	r.param("workers", p.Workers)
 	r.param("requests in all", fmt.Sprintf("%d (GET /api/me), one client shared by the workers", p.Requests))
 	r.param("naive", fmt.Sprintf("fixed %s sleep, at most %d attempts", p.NaiveSleep, p.NaiveAttempts))
@@ -105,8 +105,8 @@ func runPacing(ctx context.Context, env *runEnv, r *report) error {
 			r.check("fibe: at least 90% of the budget used", share >= 0.9, "%.1f%%", 100*share)
 		}
 	}
-	r.note("The emulator's window starts with the first request after the previous one ended, and X-RateLimit-Reset is a whole Unix second rounded up. A client that waits for Reset, as the contract says, therefore starts each window just after a whole second, and that window's Reset is rounded up by almost a second again: up to about 1 s idle per %s window. Clients that just send and take the 429s do not lose that time.", p.Window)
-	r.note("The rate ledger knows only the last answer's Remaining: requests already in flight on the other workers are not counted against it, so with several workers a window can end in a few 429s. With one worker the same client earns none.")
+	r.note("The emulator's windows are aligned on the Unix clock (they start at multiples of %s), so X-RateLimit-Reset, a whole Unix second, is the true end of a window and a client that waits for Reset, as the contract says, loses no time. The first window is what is left of the one in force when the run starts, so a client that fills every window back to back can score over 100%%.", p.Window)
+	r.note("fibe's rate ledger takes a slot for every request it sends, so requests in flight on the other workers count before their answers arrive, and folds each answer in with the most conservative view (for the same Reset the smaller Remaining wins). The workers send a window's allowance, then wait until Reset.")
 	r.note("A 429 carries Retry-After in whole seconds (at least 1), so every 429 a client earns costs it at least a second on that worker.")
 	r.Sections = append(r.Sections, section{Heading: "Results (429s counted server-side)", Table: t, After: []string{
 		fmt.Sprintf("The budget is %d requests per %s (%.1f/s). Share of budget = reads answered / (one window's allowance, available at the start, + %.1f/s × elapsed), so a client that fills every window back to back scores 100%%.", p.Limit, p.Window, budget, budget),

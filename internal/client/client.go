@@ -36,6 +36,8 @@ type Client struct {
 	breakers *reliability.Breakers
 	ledger   *reliability.Ledger
 	hostKey  string // the API host as used in state keys and the host resource
+	hostRes  string // HostResource, built once
+	bearer   string // the Authorization value, built once ("" without a key)
 
 	cacheMu sync.Mutex // serialises this process's marquee-cache writes
 }
@@ -63,6 +65,10 @@ func New(opts Options) (*Client, error) {
 		onEvent:   opts.OnEvent,
 		trusted:   map[string]bool{},
 		hostKey:   base.Host,
+	}
+	c.hostRes = "api/" + c.hostKey
+	if c.apiKey != "" {
+		c.bearer = "Bearer " + c.apiKey
 	}
 	if c.userAgent == "" {
 		c.userAgent = fmt.Sprintf("fibe-cli/dev (%s/%s)", runtime.GOOS, runtime.GOARCH)
@@ -111,7 +117,7 @@ func (c *Client) Policy() reliability.Policy { return c.policy }
 func (c *Client) BaseURL() *url.URL { u := *c.base; return &u }
 
 // HostResource is the breaker resource of requests about no marquee.
-func (c *Client) HostResource() string { return "api/" + c.hostKey }
+func (c *Client) HostResource() string { return c.hostRes }
 
 // Breakers lists the breakers of this API host.
 func (c *Client) Breakers() ([]BreakerStatus, error) {
@@ -167,21 +173,20 @@ func (c *Client) resolve(ref string) (*url.URL, error) {
 }
 
 // sameOrigin compares scheme, host and port (default ports made explicit).
+// It runs several times per request, so it compares in place.
 func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
 }
 
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		switch strings.ToLower(u.Scheme) {
-		case "https", "wss":
-			port = "443"
-		default:
-			port = "80"
-		}
+// portOf is the URL's port, or its scheme's default.
+func portOf(u *url.URL) string {
+	if port := u.Port(); port != "" {
+		return port
 	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	if strings.EqualFold(u.Scheme, "https") || strings.EqualFold(u.Scheme, "wss") {
+		return "443"
+	}
+	return "80"
 }
 
 // mayAuthorize is the credential rule of contract §5: the API key goes to

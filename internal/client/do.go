@@ -64,13 +64,13 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			return nil, fmt.Errorf("encode request body: %w", err)
 		}
 	}
-	auth := c.mayAuthorize(u)
-	r.url = u.String()
 	r.rateLimited = sameOrigin(u, c.base)
+	auth := r.rateLimited || c.mayAuthorize(u)
+	r.url = u.String()
 	return c.loop(ctx, r, c.newBudget(), func(ctx context.Context, n int) outcome {
 		c.trace.request(r, u, n, c.policy.Attempts(), payload, auth)
 		started := c.clock.Now()
-		resp, aerr, timedOut := c.attempt(ctx, r, u, payload)
+		resp, aerr, timedOut := c.attempt(ctx, r, u, payload, auth)
 		out := outcome{resp: resp, attempt: reliability.Attempt{Err: aerr, TimedOut: timedOut,
 			Idempotent: r.method == http.MethodGet || r.method == http.MethodHead || r.key != ""}}
 		if resp == nil {
@@ -104,14 +104,10 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 
 // attempt sends one HTTP request and reads the whole answer under the
 // attempt timeout; a reset half way through the body is a failed attempt.
-func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []byte) (*response, error, bool) {
+func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []byte, auth bool) (*response, error, bool) {
 	actx, cancel := context.WithTimeout(ctx, c.policy.AttemptTimeout)
 	defer cancel()
-	var body io.Reader
-	if payload != nil {
-		body = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(actx, r.method, u.String(), body)
+	req, err := newRequest(actx, r.method, u, payload)
 	if err != nil {
 		return nil, err, false
 	}
@@ -123,8 +119,8 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 	if r.key != "" {
 		req.Header.Set("Idempotency-Key", r.key)
 	}
-	if c.apiKey != "" && c.mayAuthorize(u) {
-		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	if c.bearer != "" && auth {
+		req.Header.Set("Authorization", c.bearer)
 	}
 	if c.trace != nil {
 		w := &resendWatch{}
@@ -162,6 +158,26 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 		IdempotencyKey: r.key,
 	}
 	return &response{status: res.StatusCode, header: res.Header, body: data, meta: meta}, nil, false
+}
+
+// newRequest builds one attempt's request on the already resolved URL:
+// net/http's constructor does the body bookkeeping (length, GetBody for
+// re-sends), but given a string it would parse again what resolve parsed,
+// so it gets none and the URL is set afterwards (as it would set it, with
+// an empty port dropped from Host). Every attempt gets its own copy.
+func newRequest(ctx context.Context, method string, u *url.URL, payload []byte) (*http.Request, error) {
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "", body)
+	if err != nil {
+		return nil, err
+	}
+	*req.URL = *u
+	req.URL.Host = strings.TrimSuffix(u.Host, ":")
+	req.Host = req.URL.Host
+	return req, nil
 }
 
 // resendWatch notices net/http's own re-send of an idempotent request

@@ -26,13 +26,15 @@ type outcome struct {
 // has its own; the log stream keeps one across reconnects and refills it
 // only when the stream makes progress, so the lock.
 type budget struct {
-	mu sync.Mutex
-	bo backoff.BackOff
-	n  int // attempts made
+	mu     sync.Mutex
+	policy reliability.Policy
+	rand   reliability.Rand
+	bo     backoff.BackOff // made on the first failure: most requests never need it
+	n      int             // attempts made
 }
 
 func (c *Client) newBudget() *budget {
-	return &budget{bo: reliability.NewBackOff(c.policy, c.rand)}
+	return &budget{policy: c.policy, rand: c.rand}
 }
 
 func (b *budget) attempt() int {
@@ -52,6 +54,9 @@ func (b *budget) attempts() int {
 func (b *budget) next() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.bo == nil {
+		b.bo = reliability.NewBackOff(b.policy, b.rand)
+	}
 	return b.bo.NextBackOff()
 }
 
@@ -60,7 +65,9 @@ func (b *budget) next() time.Duration {
 func (b *budget) restart() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.bo.Reset()
+	if b.bo != nil {
+		b.bo.Reset()
+	}
 	b.n = 1
 }
 
@@ -75,10 +82,14 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 	}
 	for {
 		n := b.attempt()
-		if wait := c.ledger.Wait(); wait > 0 && r.rateLimited {
-			c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
-			c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
-			if err := c.clock.Sleep(ctx, wait); err != nil {
+		if r.rateLimited {
+			// Takes a slot of the rate-limit window, first waiting for the
+			// window to refill when none is left.
+			err := c.ledger.Admit(ctx, func(wait time.Duration) {
+				c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
+				c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
+			})
+			if err != nil {
 				return nil, c.cancelled(ctx, r)
 			}
 		}

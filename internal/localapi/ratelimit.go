@@ -11,7 +11,10 @@ import (
 	"time"
 )
 
-// rateWindow is a fixed window of requests for one key.
+// rateWindow is a fixed window of requests for one key. Windows are
+// aligned on the Unix clock (they start at multiples of their length), as
+// most fixed-window limiters do, so a window of whole seconds ends on a
+// whole second and X-RateLimit-Reset names its true end.
 type rateWindow struct {
 	Start time.Time `json:"start"`
 	Count int       `json:"count"`
@@ -29,8 +32,8 @@ type rateStatus struct {
 // consume (consume=false) but still report the window.
 func (st *state) rateLimit(bucket string, now time.Time, limit int, window time.Duration, consume bool) rateStatus {
 	w := st.Rate[bucket]
-	if w == nil || !now.Before(w.Start.Add(window)) {
-		w = &rateWindow{Start: now}
+	if start := windowStart(now, window); w == nil || !w.Start.Equal(start) {
+		w = &rateWindow{Start: start}
 		st.Rate[bucket] = w
 	}
 	rs := rateStatus{limit: limit, reset: w.Start.Add(window)}
@@ -45,6 +48,16 @@ func (st *state) rateLimit(bucket string, now time.Time, limit int, window time.
 	return rs
 }
 
+// windowStart is the start of the aligned window that holds now.
+func windowStart(now time.Time, window time.Duration) time.Time {
+	ns := now.UnixNano()
+	off := ns % int64(window)
+	if off < 0 {
+		off += int64(window)
+	}
+	return time.Unix(0, ns-off).In(now.Location())
+}
+
 // setHeaders writes the X-RateLimit-* headers spelled as documented (Go
 // would canonicalise them to X-Ratelimit-*; readers match either way).
 func (rs rateStatus) setHeaders(h http.Header) {
@@ -53,6 +66,9 @@ func (rs rateStatus) setHeaders(h http.Header) {
 	h["X-RateLimit-Reset"] = []string{strconv.FormatInt(ceilUnix(rs.reset), 10)}
 }
 
+// ceilUnix rounds a window's end up to the whole second the header can
+// carry; aligned windows of whole seconds need no rounding, and a client
+// waiting for a rounded-up Reset only waits a little longer than needed.
 func ceilUnix(t time.Time) int64 {
 	if t.Nanosecond() > 0 {
 		return t.Unix() + 1

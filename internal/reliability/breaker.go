@@ -1,9 +1,11 @@
 package reliability
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/sony/gobreaker/v2"
@@ -16,15 +18,30 @@ import (
 // record, but run each transition as a short read-modify-write of the Store
 // instead of gobreaker's DistributedCircuitBreaker.Execute, which holds the
 // store's lock for the whole request and would serialise every process
-// talking to one marquee. An attempt is two quick updates: Allow before it
-// is sent (admission, counted so half-open admits at most BreakerProbes
-// across processes) and Ticket.Done after it (the outcome). The network call
-// runs between them with no lock held.
+// talking to one marquee. An attempt is at most two quick updates: Allow
+// before it is sent (admission, counted so half-open admits at most
+// BreakerProbes across processes) and Ticket.Done after it (the outcome).
+// The network call runs between them with no lock held.
+//
+// The common case, a closed breaker with no failures, writes nothing: a
+// closed breaker admits without recording the admission, and a success or
+// an ignored answer changes nothing that matters while it stays closed. Both
+// are decided on a plain read of the record (atomic replaces make that read
+// consistent); only failures and the open/half-open states take the locked
+// read-modify-write. A read is linearised at the moment it is taken, which
+// is as good as having taken the lock then.
 type Breakers struct {
 	store Store
 	key   string
 	p     Policy
 	clock Clock
+
+	// The last record read and its decoding, reused while the bytes are the
+	// same. The decoded map is shared and never modified.
+	viewMu   sync.Mutex
+	viewOK   bool
+	viewData []byte
+	view     breakerFile
 
 	// OnStateChange, when set, is told about every transition this process makes.
 	OnStateChange func(resource string, from, to gobreaker.State)
@@ -115,6 +132,9 @@ type transition struct {
 // Allow asks to send one attempt about resource. It returns *OpenError when
 // the breaker is open or half-open with every probe slot taken.
 func (b *Breakers) Allow(resource string) (*Ticket, error) {
+	if r, ok := b.peek(resource); ok && r.State == gobreaker.StateClosed {
+		return &Ticket{b: b, resource: resource, generation: r.Generation}, nil
+	}
 	var (
 		ticket *Ticket
 		denied *OpenError
@@ -154,6 +174,9 @@ func (t *Ticket) Done(o Outcome) gobreaker.State {
 		return gobreaker.StateClosed
 	}
 	b := t.b
+	if t.quiet(o) {
+		return gobreaker.StateClosed
+	}
 	state := gobreaker.StateClosed
 	var moves []transition
 	err := b.update(func(f breakerFile, now time.Time) {
@@ -192,6 +215,45 @@ func (t *Ticket) Done(o Outcome) gobreaker.State {
 		b.storeError(err)
 	}
 	return state
+}
+
+// quiet reports whether outcome o changes nothing worth writing: the breaker
+// is closed and o is not a failure that counts (a success that has no
+// failure run to reset, an ignored answer, or an outcome of an older
+// generation).
+func (t *Ticket) quiet(o Outcome) bool {
+	r, ok := t.b.peek(t.resource)
+	if !ok || r.State != gobreaker.StateClosed {
+		return false
+	}
+	stale := r.Generation != t.generation
+	switch o {
+	case Ignored:
+		return true
+	case Success:
+		return stale || r.Counts.ConsecutiveFailures == 0
+	default:
+		return stale
+	}
+}
+
+// peek reads the record of resource without the lock; a resource with no
+// record is a fresh closed breaker. ok is false when the store cannot be
+// read (the locked path then decides and reports the error).
+func (b *Breakers) peek(resource string) (gobreaker.SharedState, bool) {
+	data, err := b.store.Load(b.key)
+	if err != nil {
+		return gobreaker.SharedState{}, false
+	}
+	b.viewMu.Lock()
+	defer b.viewMu.Unlock()
+	if !b.viewOK || !bytes.Equal(data, b.viewData) {
+		b.view, b.viewData, b.viewOK = decodeBreakers(data), data, true
+	}
+	if r := b.view[resource]; r != nil {
+		return *r, true
+	}
+	return gobreaker.SharedState{State: gobreaker.StateClosed, Generation: 1}, true
 }
 
 // Status returns the state of one resource without changing it.

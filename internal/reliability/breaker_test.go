@@ -242,3 +242,58 @@ func TestHalfOpenProbeLeaseExpires(t *testing.T) {
 		t.Fatalf("abandoned probes still hold their slots: %v", err)
 	}
 }
+
+// A closed breaker with no failures writes nothing: admissions and
+// successes are decided on a read. Failures, and the success that ends a
+// run of them, are written.
+func TestClosedBreakerWritesOnlyFailures(t *testing.T) {
+	store := &writeCounter{Store: NewFileStore(t.TempDir())}
+	b, _ := newTestBreakers(t, store)
+	for i := 0; i < 50; i++ {
+		tk, err := b.Allow(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk.Done([]Outcome{Success, Ignored}[i%2])
+	}
+	if n := store.writes.Load(); n != 0 {
+		t.Fatalf("%d writes for admissions and successes of a closed breaker", n)
+	}
+	fail(t, b, 2)
+	if n := store.writes.Load(); n != 2 {
+		t.Fatalf("%d writes for 2 failures, want 2", n)
+	}
+	tk, _ := b.Allow(res)
+	tk.Done(Success) // ends the run: written
+	if s := b.Status(res); s.ConsecutiveFailures != 0 || store.writes.Load() != 3 {
+		t.Fatalf("after a success: %+v, %d writes", s, store.writes.Load())
+	}
+	// Back to closed with no failures: quiet again.
+	tk, _ = b.Allow(res)
+	tk.Done(Success)
+	if n := store.writes.Load(); n != 3 {
+		t.Fatalf("%d writes, want 3", n)
+	}
+}
+
+// A failure recorded by another process between this attempt's admission
+// and its success is reset by that success, as if both held the lock.
+func TestSuccessResetsAFailureRunRecordedElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	clock := reliabilitytest.NewClock(time.Unix(1_700_000_000, 0))
+	mine := NewBreakers(NewFileStore(dir), "api.example", Policy{}, clock)
+	other := NewBreakers(NewFileStore(dir), "api.example", Policy{}, clock)
+	tk, err := mine.Allow(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fail(t, other, 4)
+	tk.Done(Success)
+	if s := other.Status(res); s.ConsecutiveFailures != 0 {
+		t.Fatalf("the success did not end the run: %+v", s)
+	}
+	fail(t, other, 4)
+	if s := other.Status(res); s.State != gobreaker.StateClosed {
+		t.Fatalf("opened after 4 consecutive failures: %+v", s)
+	}
+}

@@ -20,10 +20,13 @@
 // Between attempts the caller waits what Retry-After said (ParseRetryAfter:
 // seconds or HTTP-date, capped, garbage ignored, no jitter on top) or else
 // the next FullJitter delay, a cenkalti/backoff BackOff with an injectable
-// random source; NewBackOff adds the retry budget. The rate Ledger remembers
-// X-RateLimit-* answers in the Store so that, once the budget is spent, the
-// next request (even in the next invocation) waits for the window to refill
-// instead of earning a 429. Poller paces the polls of an async operation and
+// random source; NewBackOff adds the retry budget. The rate Ledger takes a
+// slot of the X-RateLimit window for every request sent (so requests in
+// flight on other goroutines count before their answers arrive), folds each
+// answer's headers in with the most conservative view, and once the window
+// is spent makes the next request wait until Reset instead of earning a
+// 429. Its view is kept in the Store for the next invocation, written only
+// when a new window is seen and for the window's last slots. Poller paces the polls of an async operation and
 // lets a poll answer's Retry-After set the next interval.
 //
 // Breakers are one per resource ("marquee/<name>", or "api/<host>"), with
@@ -32,8 +35,9 @@
 // replaced atomically; a Redis store can implement the same interface).
 // A 5xx of the four above or no response is a failure, a 2xx a success, and
 // anything else, 429 included, neither. Each attempt is admitted (Allow)
-// and reported (Ticket.Done) by two short read-modify-writes of the record;
-// no lock is held while the request is on the wire, so processes sharing a
+// and reported (Ticket.Done); a closed breaker with no failures decides both
+// on a plain read and writes nothing, and everything else is a short
+// read-modify-write of the record under the store's lock; no lock is held while the request is on the wire, so processes sharing a
 // breaker never wait on each other's requests, and half-open admits at most
 // BreakerProbes attempts across all of them (a probe whose process died is
 // forgotten after a lease). A corrupt state file reads as "all closed".

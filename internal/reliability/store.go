@@ -71,13 +71,21 @@ func (m *MemoryStore) Delete(key string) error {
 type FileStore struct {
 	Dir string
 
-	mu sync.Mutex // serialises this process's updates; flock covers other processes
+	mu    sync.Mutex // serialises this process's updates; flock covers other processes
+	paths sync.Map   // key → file path, since every request reads a few
 }
 
 // NewFileStore returns a FileStore rooted at dir (created 0700 on first write).
 func NewFileStore(dir string) *FileStore { return &FileStore{Dir: dir} }
 
-func (s *FileStore) path(key string) string { return filepath.Join(s.Dir, SafeName(key)+".json") }
+func (s *FileStore) path(key string) string {
+	if p, ok := s.paths.Load(key); ok {
+		return p.(string)
+	}
+	p := filepath.Join(s.Dir, SafeName(key)+".json")
+	s.paths.Store(key, p)
+	return p
+}
 
 func (s *FileStore) Load(key string) ([]byte, error) {
 	b, err := os.ReadFile(s.path(key))

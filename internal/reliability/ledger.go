@@ -1,0 +1,238 @@
+package reliability
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// Ledger paces the requests of one API host against its rate limit, so
+// that a client sends what the window allows and then waits for Reset
+// instead of earning a 429 (contract §3).
+//
+// Every request sent takes a slot: the ledger decrements its own Remaining
+// on admission, so requests in flight on other goroutines count before
+// their answers arrive. Each answer's X-RateLimit-* headers are folded in
+// with the most conservative view: for the same window (same Reset) the
+// smaller Remaining wins, a later window replaces the old one, and an
+// answer about a window that has ended is ignored. When no slot is left the
+// next request waits until Reset.
+//
+// The view outlives the process in the Store, but it is written only when
+// it matters, since every request would pay for the write: when a new
+// window is seen, and for a window's last few slots (the low water mark),
+// whose reservations go through the store so that processes sharing it
+// split them and the next invocation knows the budget is spent.
+type Ledger struct {
+	store   Store
+	key     string
+	clock   Clock
+	ceiling time.Duration
+
+	mu     sync.Mutex
+	cur    RateLimit // the window in force as seen here; Remaining = slots not yet taken
+	fresh  int       // requests sent since the last window ended (or before any answer)
+	loaded bool      // the stored view was read since the last window ended
+	saved  RateLimit // the stored view as of the last read or write
+}
+
+// NewLedger returns the ledger of host.
+func NewLedger(store Store, host string, p Policy, clock Clock) *Ledger {
+	if clock == nil {
+		clock = SystemClock()
+	}
+	return &Ledger{store: store, key: "ratelimit-" + host, clock: clock, ceiling: p.WithDefaults().RateWaitCeiling}
+}
+
+// Admit takes a slot for one request, first waiting until Reset when the
+// window in force has none left. onWait, when set, is told about each wait
+// before it starts. The waits of one Admit add up to at most the policy's
+// RateWaitCeiling, after which the request goes anyway, so a bogus Reset
+// cannot park the caller. It returns ctx's error when cancelled while
+// waiting.
+func (l *Ledger) Admit(ctx context.Context, onWait func(time.Duration)) error {
+	var waited time.Duration
+	for {
+		wait := l.reserve(waited >= l.ceiling)
+		if wait <= 0 {
+			return nil
+		}
+		wait = min(wait, l.ceiling-waited)
+		if onWait != nil {
+			onWait(wait)
+		}
+		if err := l.clock.Sleep(ctx, wait); err != nil {
+			return err
+		}
+		waited += wait
+	}
+}
+
+// reserve takes a slot and returns 0, or returns how long to wait for the
+// next window. force sends without a slot when none is left.
+func (l *Ledger) reserve(force bool) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	l.refresh(now)
+	if !now.Before(l.cur.Reset) { // no window known to be in force
+		l.fresh++
+		return 0
+	}
+	if l.cur.Remaining > lowWater(l.cur.Limit) {
+		l.cur.Remaining--
+		return 0
+	}
+	if l.reserveShared(now) || force {
+		return 0
+	}
+	return l.cur.Reset.Sub(now)
+}
+
+// reserveShared takes one of the window's last slots through the store,
+// after folding in what other processes took. Without a working store it
+// falls back on this process's view.
+func (l *Ledger) reserveShared(now time.Time) bool {
+	took := false
+	err := l.store.Update(l.key, func(old []byte) ([]byte, error) {
+		l.merge(decodeRateLimit(old), now)
+		if l.cur.Remaining > 0 {
+			l.cur.Remaining--
+			took = true
+		}
+		return json.Marshal(l.cur)
+	})
+	switch {
+	case err == nil:
+		l.saved = l.cur
+	case !took && l.cur.Remaining > 0:
+		l.cur.Remaining--
+		took = true
+	}
+	return took
+}
+
+// Observe folds in the rate-limit headers of an answer.
+func (l *Ledger) Observe(rl RateLimit) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	l.refresh(now)
+	l.merge(rl, now)
+	if !l.worthSaving(now) {
+		return nil
+	}
+	err := l.store.Update(l.key, func(old []byte) ([]byte, error) {
+		l.merge(decodeRateLimit(old), now)
+		return json.Marshal(l.cur)
+	})
+	if err == nil {
+		l.saved = l.cur
+	}
+	return err
+}
+
+// Wait is how long the next request would wait: until Reset when the
+// window in force has no slot left (capped at the ceiling), otherwise zero.
+// It takes no slot.
+func (l *Ledger) Wait() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	l.refresh(now)
+	if !now.Before(l.cur.Reset) || l.cur.Remaining > 0 {
+		return 0
+	}
+	return capAt(l.cur.Reset.Sub(now), l.ceiling)
+}
+
+// Last returns the window in force as the ledger sees it (Remaining net of
+// the slots taken here), if one is known.
+func (l *Ledger) Last() (RateLimit, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	l.refresh(now)
+	if !now.Before(l.cur.Reset) {
+		return RateLimit{}, false
+	}
+	return l.cur, true
+}
+
+// refresh forgets a window that has ended and then, once until the next
+// answer, reads the stored view: another invocation may already know the
+// new window, and that it is spent.
+func (l *Ledger) refresh(now time.Time) {
+	if !l.cur.Reset.IsZero() && !now.Before(l.cur.Reset) {
+		l.cur = RateLimit{Limit: l.cur.Limit}
+		l.fresh, l.loaded = 0, false
+	}
+	if l.loaded || !l.cur.Reset.IsZero() {
+		return
+	}
+	l.loaded = true
+	data, err := l.store.Load(l.key)
+	if err != nil {
+		return
+	}
+	l.saved = decodeRateLimit(data)
+	l.merge(l.saved, now)
+}
+
+// merge folds another view of the limit into the current one, taking the
+// most conservative reading: a window that has ended is ignored, a later
+// window replaces the current one, and for the same window the smaller
+// Remaining wins.
+func (l *Ledger) merge(rl RateLimit, now time.Time) {
+	if !rl.Reset.After(now) {
+		return
+	}
+	switch {
+	case rl.Reset.After(l.cur.Reset):
+		rem := rl.Remaining
+		// Requests sent before this window was known may not be in rl's
+		// count yet; with the limit known, none of them is lost.
+		if rl.Limit > 0 {
+			rem = min(rem, rl.Limit-l.fresh)
+		} else {
+			rem -= max(l.fresh-1, 0)
+		}
+		limit := rl.Limit
+		if limit == 0 {
+			limit = l.cur.Limit
+		}
+		l.cur = RateLimit{Limit: limit, Remaining: max(rem, 0), Reset: rl.Reset}
+		l.fresh = 0
+	case rl.Reset.Equal(l.cur.Reset):
+		l.cur.Remaining = min(l.cur.Remaining, rl.Remaining)
+		if rl.Limit > 0 {
+			l.cur.Limit = rl.Limit
+		}
+	}
+}
+
+// worthSaving says whether the stored view is out of date in a way another
+// invocation would act on: a newer window, or fewer of the last slots left.
+func (l *Ledger) worthSaving(now time.Time) bool {
+	if !now.Before(l.cur.Reset) {
+		return false
+	}
+	if l.cur.Reset.After(l.saved.Reset) {
+		return true
+	}
+	return l.cur.Reset.Equal(l.saved.Reset) && l.cur.Remaining < l.saved.Remaining && l.cur.Remaining <= lowWater(l.cur.Limit)
+}
+
+// lowWater is where a window's last slots begin; a tenth of the limit,
+// at least 2.
+func lowWater(limit int) int { return max(limit/10, 2) }
+
+// decodeRateLimit reads a stored view; anything unreadable is no view.
+func decodeRateLimit(data []byte) RateLimit {
+	var rl RateLimit
+	if len(data) == 0 || json.Unmarshal(data, &rl) != nil || rl.Remaining < 0 {
+		return RateLimit{}
+	}
+	return rl
+}
