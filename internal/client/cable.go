@@ -38,17 +38,6 @@ func (c *Client) fallbackCableURL() string {
 	return u.String()
 }
 
-// CableOrigin reports whether a cable URL is on the API's origin (ws↔http,
-// wss↔https) or a trusted host, i.e. whether the API key may be sent to it.
-func (c *Client) CableOrigin(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	h, ok := httpForm(u)
-	return ok && c.mayAuthorize(h)
-}
-
 // httpForm is a cable URL with ws/wss read as http/https, the form origins
 // are compared in; ok is false for any other scheme.
 func httpForm(u *url.URL) (*url.URL, bool) {
@@ -64,13 +53,3 @@ func httpForm(u *url.URL) (*url.URL, bool) {
 	}
 	return &h, true
 }
-
-// APIKey is the credential for the cable subprotocol and header; send it
-// only where CableOrigin allows.
-func (c *Client) APIKey() string { return c.apiKey }
-
-// UserAgent is the User-Agent every request carries.
-func (c *Client) UserAgent() string { return c.userAgent }
-
-// HTTPClient is the HTTP client (and transport) requests go through.
-func (c *Client) HTTPClient() *http.Client { return c.http }

@@ -55,7 +55,7 @@ func (f *follower) target(ctx context.Context) (cableTarget, error) {
 // RoundTripper cannot carry a websocket). Redirects are not followed, so
 // credentials go nowhere but the target.
 func dialHTTPClient(c *Client) *http.Client {
-	rt, ok := c.HTTPClient().Transport.(*http.Transport)
+	rt, ok := c.http.Transport.(*http.Transport)
 	if !ok {
 		rt = http.DefaultTransport.(*http.Transport).Clone()
 	}
