@@ -162,7 +162,9 @@ func (c *Client) resolve(ref string) (*url.URL, error) {
 		// Absolute path: keep the base's path prefix only when the path is not already under it.
 		b := *c.base
 		if c.base.Path != "" && !strings.HasPrefix(u.Path, c.base.Path+"/") {
-			u.Path = c.base.Path + u.Path
+			// Both forms move together, or an escaped "/" in a name (%2F)
+			// would be sent as a path separator.
+			u.Path, u.RawPath = c.base.Path+u.Path, c.base.EscapedPath()+u.EscapedPath()
 		}
 		b.Path, b.RawPath, b.RawQuery = "", "", ""
 		return b.ResolveReference(u), nil

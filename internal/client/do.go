@@ -78,6 +78,11 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 				c.trace.printf("<-- no response after %s", c.clock.Now().Sub(started).Round(time.Millisecond))
 			}
 			out.err = transportError(aerr, timedOut, r)
+			if errors.Is(aerr, errBodyTooLarge) {
+				// A 2xx did come: asking again fetches the same bytes, and
+				// the server is up as far as the breaker is concerned.
+				out.attempt = reliability.Attempt{Status: http.StatusOK}
+			}
 			return out
 		}
 		c.trace.response(resp, c.clock.Now().Sub(started))

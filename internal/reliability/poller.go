@@ -30,22 +30,39 @@ func NewPoller(p Policy, clock Clock) Poller {
 	return Poller{Interval: p.PollInterval, Timeout: p.PollTimeout, Ceiling: p.MaxDelay, Clock: clock}
 }
 
+// lastLookGrace is the least time the poll made at the deadline gets to answer.
+const lastLookGrace = time.Second
+
 // PollFunc makes poll number n (from 1). done ends the wait; retryAfter > 0
 // sets the delay before the next poll; an error ends the wait with it.
 type PollFunc func(ctx context.Context, n int) (done bool, retryAfter time.Duration, err error)
 
 // Run polls until fn is done, fails, ctx ends or the deadline passes
 // (ErrPollTimeout). The first poll is made at once.
+//
+// The deadline also bounds each poll: fn's context ends one Interval after
+// it (the grace of the last look, at least lastLookGrace), so a poll that
+// retries with backoff or a long Retry-After cannot stretch the wait past
+// what the user asked for.
 func (p Poller) Run(ctx context.Context, fn PollFunc) error {
 	if p.Clock == nil {
 		p.Clock = SystemClock()
 	}
 	deadline := p.Clock.Now().Add(p.Timeout)
+	bound := p.Timeout + max(p.Interval, lastLookGrace)
+	if bound < p.Timeout {
+		bound = p.Timeout // a timeout near forever
+	}
+	pctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		done, retryAfter, err := fn(ctx, n)
+		done, retryAfter, err := fn(pctx, n)
+		if err != nil && ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded) {
+			return ErrPollTimeout
+		}
 		if err != nil || done {
 			return err
 		}

@@ -56,3 +56,25 @@ func TestPollerStopsWhenDoneOrFailed(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// A poll that would go on retrying past the deadline is cut off by it:
+// its context ends shortly after, and the wait ends as a poll timeout, not
+// as the caller's cancellation.
+func TestPollerDeadlineBoundsAPoll(t *testing.T) {
+	p := Poller{Interval: 10 * time.Millisecond, Timeout: 100 * time.Millisecond, Clock: SystemClock()}
+	started := time.Now()
+	err := p.Run(context.Background(), func(ctx context.Context, n int) (bool, time.Duration, error) {
+		select {
+		case <-ctx.Done():
+			return false, 0, ctx.Err()
+		case <-time.After(30 * time.Second):
+			return false, 0, errors.New("the poll's context never ended")
+		}
+	})
+	if !errors.Is(err, ErrPollTimeout) {
+		t.Fatalf("err = %v, want ErrPollTimeout", err)
+	}
+	if took := time.Since(started); took > 10*time.Second {
+		t.Fatalf("took %s", took)
+	}
+}

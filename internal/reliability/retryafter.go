@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,11 +18,10 @@ func ParseRetryAfter(value string, now time.Time, ceiling time.Duration) (d time
 	}
 	if isDigits(v) {
 		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || (ceiling > 0 && secs > int64(ceiling/time.Second)) {
-			// Overflow or beyond the ceiling: the ceiling is the answer.
-			return ceiling, ceiling > 0
+		if err != nil || secs > maxSeconds {
+			secs = maxSeconds // beyond what a Duration holds: saturate, then cap
 		}
-		return time.Duration(secs) * time.Second, true
+		return capAt(time.Duration(secs)*time.Second, ceiling), true
 	}
 	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 		return 0, false
@@ -36,6 +36,9 @@ func ParseRetryAfter(value string, now time.Time, ceiling time.Duration) (d time
 	}
 	return capAt(d, ceiling), true
 }
+
+// maxSeconds is the longest whole-second wait a time.Duration can hold.
+const maxSeconds = int64(math.MaxInt64 / time.Second)
 
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

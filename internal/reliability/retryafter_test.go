@@ -55,3 +55,15 @@ func FuzzParseRetryAfter(f *testing.F) {
 		}
 	})
 }
+
+// Without a ceiling a huge delay saturates instead of wrapping around into
+// a negative (or tiny) wait.
+func TestParseRetryAfterWithoutCeilingSaturates(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, in := range []string{"9999999999999", "99999999999999999999999"} {
+		d, ok := ParseRetryAfter(in, now, 0)
+		if !ok || d < 100*365*24*time.Hour {
+			t.Errorf("ParseRetryAfter(%q, no ceiling) = %v, %v; want a saturated wait", in, d, ok)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package client
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// An oversized 2xx body is an answer, not a lost connection: asking again
+// fetches the same bytes, and the server is up, so the breaker must not
+// count it as a failure.
+func TestOversizedSuccessBodyIsNotRetriedNorCountedByTheBreaker(t *testing.T) {
+	big := `{"data":"` + strings.Repeat("x", maxBodyBytes) + `"}`
+	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		w.WriteHeader(200)
+		_, _ = w.Write([]byte(big))
+	})
+	c, _ := newTestClient(t, srv.URL)
+	_, _, err := c.Playgrounds.List(ctxT(t), ListOptions{})
+	e := mustError(t, err, CodeInvalidResponse)
+	if n := rec.count(); n != 1 || e.Retryable {
+		t.Fatalf("sent %d times (retryable %v), want once and terminal", n, e.Retryable)
+	}
+	if s := c.breakers.Status(c.HostResource()); s.ConsecutiveFailures != 0 {
+		t.Fatalf("breaker counted the answer as a failure: %+v", s)
+	}
+}
