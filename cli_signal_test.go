@@ -59,3 +59,23 @@ func TestInterruptDuringMutation(t *testing.T) {
 		t.Errorf("created %d times", n)
 	}
 }
+
+// Ctrl-C during a mutation run with --api-key: the printed retry command
+// must not carry the key (keys are never printed), yet must still say to
+// pass one, since idempotency keys are scoped to the API key.
+func TestInterruptDuringMutationHidesAPIKeyFlag(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{Chaos: "latency=1:20s"})
+	delete(w.env, "FIBE_API_KEY")
+	p := w.start("--api-key", w.key, "pg", "create", "--name", "hang", "--playspec", "web", "--debug")
+	p.waitFor(t, 10*time.Second, "the request on the wire", func(_, stderr string) bool { return strings.Contains(stderr, "--> POST") })
+	_ = p.cmd.Process.Signal(interrupt)
+	r := p.wait(t, 10*time.Second)
+	if r.code != 130 {
+		t.Fatalf("want exit 130, got %s", r)
+	}
+	if strings.Contains(r.stderr, w.key) {
+		t.Errorf("the API key leaked into stderr:\n%s", r.stderr)
+	}
+	mustContain(t, "stderr", r.stderr, "Retry it safely with: fibe pg create --name hang --playspec web --debug --idempotency-key ", "--api-key")
+}

@@ -71,8 +71,22 @@ func (w *WaitFlags) Options(f *Factory) (client.WaitOptions, error) {
 }
 
 // ExactArgs is cobra.ExactArgs reporting a usage error with the names of
-// the expected arguments.
+// the expected arguments. A blank argument is a usage error too: an empty
+// id or name would otherwise address the collection itself (GET
+// /api/playgrounds/ is the list), and an empty breaker resource means all.
 func ExactArgs(n int, names ...string) cobra.PositionalArgs {
+	count := ArgCount(n, names...)
+	return func(cmd *cobra.Command, args []string) error {
+		if err := count(cmd, args); err != nil {
+			return err
+		}
+		return nonBlank(cmd, args, names)
+	}
+}
+
+// ArgCount checks only the number of arguments, for a command where an
+// empty argument means something (`config set KEY ""` removes KEY).
+func ArgCount(n int, names ...string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) == n {
 			return nil
@@ -93,14 +107,29 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// RangeArgs accepts between min and max arguments.
+// RangeArgs accepts between min and max arguments, none of them blank.
 func RangeArgs(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < min || len(args) > max {
 			return output.FlagErrorf("%s: expected %d to %d arguments, got %d", cmd.CommandPath(), min, max, len(args))
 		}
-		return nil
+		return nonBlank(cmd, args, nil)
 	}
+}
+
+// nonBlank rejects an argument that is empty or only spaces.
+func nonBlank(cmd *cobra.Command, args, names []string) error {
+	for i, a := range args {
+		if strings.TrimSpace(a) != "" {
+			continue
+		}
+		what := "argument"
+		if i < len(names) {
+			what = names[i]
+		}
+		return output.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
+	}
+	return nil
 }
 
 // Plural is "1 playground" / "2 playgrounds".

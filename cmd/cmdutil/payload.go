@@ -44,6 +44,12 @@ func ReadPayload(f *Factory, path, wrapper string) (map[string]any, error) {
 	if err := dec.Decode(&obj); err != nil {
 		return nil, output.FlagErrorf("payload is not a JSON object: %v", err)
 	}
+	if obj == nil { // the document was null: flags would be merged into a nil map
+		return nil, output.FlagErrorf("payload is not a JSON object: null")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, output.FlagErrorf("payload has data after the JSON object")
+	}
 	if inner, ok := obj[wrapper].(map[string]any); ok && len(obj) == 1 {
 		obj = inner
 	}

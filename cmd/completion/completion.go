@@ -49,6 +49,11 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
 			return cmdutil.ExactArgs(1, "bash|zsh|fish|powershell")(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.IOStreams.JSON() {
+				// A script is not a JSON document; printing it would break
+				// the promise --json makes to whoever reads stdout.
+				return output.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
+			}
 			root := cmd.Root()
 			if dir != "" {
 				return GenerateDir(root, dir)

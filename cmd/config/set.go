@@ -27,7 +27,7 @@ func NewCmdSet(f *cmdutil.Factory, runF func(context.Context, *SetOptions) error
 		Example: `  fibe config set api_url http://127.0.0.1:7878
   fibe --profile staging config set api_url https://staging.fibe.gg
   fibe config set timeout 45s`,
-		Args:              cmdutil.ExactArgs(2, "<key>", "<value>"),
+		Args:              cmdutil.ArgCount(2, "<key>", "<value>"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]

@@ -7,16 +7,17 @@ import (
 // RetryCommand is the command line that repeats an interrupted mutation
 // safely: the same arguments plus --idempotency-key KEY, so the server
 // replays the first answer instead of running the mutation twice. A key
-// already on the command line is replaced.
+// already on the command line is replaced. An --api-key is left out: keys
+// are never printed (GaveAPIKey tells the caller to say so).
 func RetryCommand(invocation []string, key string) string {
 	args := make([]string, 0, len(invocation)+2)
 	for i := 0; i < len(invocation); i++ {
 		a := invocation[i]
-		if a == "--idempotency-key" {
+		if a == "--idempotency-key" || a == "--api-key" {
 			i++ // drop its value too
 			continue
 		}
-		if strings.HasPrefix(a, "--idempotency-key=") {
+		if strings.HasPrefix(a, "--idempotency-key=") || strings.HasPrefix(a, "--api-key=") {
 			continue
 		}
 		args = append(args, a)
@@ -50,4 +51,15 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// GaveAPIKey reports whether the command line passed --api-key, which
+// RetryCommand leaves out.
+func GaveAPIKey(invocation []string) bool {
+	for _, a := range invocation {
+		if a == "--api-key" || strings.HasPrefix(a, "--api-key=") {
+			return true
+		}
+	}
+	return false
 }

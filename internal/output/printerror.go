@@ -147,6 +147,10 @@ func errorHints(err error, invocation []string) []string {
 				hints = append(hints, fmt.Sprintf("The request may or may not have been applied (idempotency key %s).", ce.IdempotencyKey))
 			}
 			hints = append(hints, "Retry it safely with: "+RetryCommand(invocation, ce.IdempotencyKey))
+			if GaveAPIKey(invocation) {
+				// The server scopes idempotency keys to the API key.
+				hints = append(hints, "Pass the same API key again (--api-key or FIBE_API_KEY); it is not printed.")
+			}
 		}
 	case client.CodeConflict:
 		// Another operation holds the playground: say which, and how to wait.

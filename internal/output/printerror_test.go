@@ -139,3 +139,18 @@ func TestPrintErrorInterruptOnTerminal(t *testing.T) {
 		t.Errorf("not on a terminal: %q", errOut)
 	}
 }
+
+func TestRetryCommandNeverPrintsAPIKey(t *testing.T) {
+	for _, inv := range [][]string{
+		{"--api-key", "sekrit_1", "pg", "restart", "x"},
+		{"pg", "restart", "x", "--api-key=sekrit_1"},
+	} {
+		ios, _, _, errOut := Test()
+		ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "interrupted", IdempotencyKey: "k1"}, inv)
+		if strings.Contains(errOut.String(), "sekrit_1") {
+			t.Errorf("%q: the API key was printed:\n%s", inv, errOut)
+		}
+		mustHave(t, errOut.String(), "Retry it safely with: fibe pg restart x --idempotency-key k1",
+			"Pass the same API key again")
+	}
+}
