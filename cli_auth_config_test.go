@@ -77,7 +77,7 @@ func TestAuthLoginWithTokenFile(t *testing.T) {
 	if r.code != 4 {
 		t.Fatalf("after logout: %s", r)
 	}
-	mustContain(t, "login hint", r.stderr, "fibe auth login")
+	mustContain(t, "login hint", r.stderr, "fibe --api-url "+w.env["FIBE_API_URL"]+" auth login")
 }
 
 func TestConfigPrecedence(t *testing.T) {
@@ -192,9 +192,12 @@ func TestLocalAPIDemo(t *testing.T) {
 	t.Parallel()
 	w := newUser(t)
 	w.env["FIBE_LOCAL_SPEED"] = "20"
-	w.ok("--api-url", "local", "pg", "create", "--name", "demo", "--playspec", "web", "--marquee", "local")
-	r := w.ok("--api-url", "local", "pg", "rollout", "demo")
+	r := w.ok("--api-url", "local", "pg", "create", "--name", "demo", "--playspec", "web", "--marquee", "local")
+	// The suggested next command talks to the same API when pasted.
+	mustContain(t, "create hint", r.stderr, "Next: fibe --api-url local pg rollout demo")
+	r = w.ok("--api-url", "local", "pg", "rollout", "demo")
 	mustContain(t, "rollout", r.stdout, "demo", "running")
+	mustContain(t, "rollout notice", r.stderr, "resume with: fibe --api-url local ops wait req_")
 	// State persists between invocations.
 	mustContain(t, "list", w.ok("--api-url", "local", "pg", "list").stdout, "demo", "running")
 	// A stored key for the local API is used too.

@@ -80,7 +80,7 @@ func TestExitCodes(t *testing.T) {
 		w := newUser(t)
 		w.env["FIBE_API_URL"] = "http://127.0.0.1:9" // never contacted
 		r := expectExit(t, w, 4, "no API key", "pg", "list")
-		mustContain(t, "hint", r.stderr, "fibe auth login", "FIBE_API_KEY")
+		mustContain(t, "hint", r.stderr, "fibe --api-url http://127.0.0.1:9 auth login", "FIBE_API_KEY")
 	})
 
 	t.Run("validation 5", func(t *testing.T) {

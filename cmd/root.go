@@ -23,6 +23,7 @@ import (
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/output"
 )
 
@@ -77,7 +78,7 @@ Try it without an account against the embedded local API:
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return output.FlagErrorWrap(err) })
 
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.APIURL, "api-url", "https://fibe.gg", `API base URL, or "local" for the embedded local API (env FIBE_API_URL, FIBE_DOMAIN)`)
+	pf.StringVar(&g.APIURL, "api-url", config.DefaultAPIURL, `API base URL, or "local" for the embedded local API (env FIBE_API_URL, FIBE_DOMAIN)`)
 	pf.StringVar(&g.APIKey, "api-key", "", "API key (env FIBE_API_KEY; default: the key stored by fibe auth login)")
 	pf.StringVar(&g.Profile, "profile", "default", "Configuration profile (env FIBE_PROFILE)")
 	pf.BoolVar(&g.JSON, "json", false, "Print exactly one JSON document on stdout")

@@ -28,7 +28,7 @@ func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
 	if err := d.Render(); err != nil {
 		return true, err
 	}
-	ios.Notice("Wait for it with: fibe ops wait %s", h.RequestID)
+	ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", h.RequestID))
 	return true, nil
 }
 

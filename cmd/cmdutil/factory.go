@@ -39,6 +39,7 @@ type Factory struct {
 
 // New returns a Factory for the given streams and invocation.
 func New(ios *output.IOStreams, invocation []string) *Factory {
+	ios.SetInvocation(invocation)
 	return &Factory{IOStreams: ios, Invocation: invocation}
 }
 

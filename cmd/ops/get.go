@@ -82,7 +82,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		return err
 	}
 	if doc.Status == "queued" || doc.Status == "running" {
-		ios.Notice("Wait for it with: fibe ops wait %s", doc.RequestID)
+		ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", doc.RequestID))
 	}
 	return nil
 }

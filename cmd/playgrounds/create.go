@@ -104,7 +104,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		if err := printPlayground(f.IOStreams, p); err != nil {
 			return err
 		}
-		f.IOStreams.Notice("Next: fibe pg rollout %s", p.Name)
+		f.IOStreams.Notice("Next: %s", f.IOStreams.Command("pg", "rollout", p.Name))
 		return nil
 	})
 }

@@ -26,6 +26,33 @@ func RetryCommand(invocation []string, key string) string {
 	return "fibe " + ShellJoin(args)
 }
 
+// carriedFlags are the global flags a suggested follow-up command must
+// repeat to reach the same API as the command that suggested it. --api-key
+// is not among them: keys are never printed.
+var carriedFlags = []string{"--api-url", "--profile"}
+
+// CommandLine is "fibe" plus the carried flags found in invocation, plus
+// args, quoted for a POSIX shell.
+func CommandLine(invocation []string, args ...string) string {
+	var out []string
+	for i := 0; i < len(invocation); i++ {
+		a := invocation[i]
+		if a == "--" {
+			break
+		}
+		for _, flag := range carriedFlags {
+			switch {
+			case a == flag && i+1 < len(invocation):
+				out = append(out, a, invocation[i+1])
+				i++
+			case strings.HasPrefix(a, flag+"="):
+				out = append(out, a)
+			}
+		}
+	}
+	return "fibe " + ShellJoin(append(out, args...))
+}
+
 // ShellJoin quotes args for a POSIX shell so the printed command can be
 // pasted back as is.
 func ShellJoin(args []string) string {

@@ -3,6 +3,8 @@ package output
 import (
 	"errors"
 	"fmt"
+
+	"github.com/fibegg/fibe/internal/config"
 )
 
 // FlagError is a usage error: a bad flag, argument or local input. It exits 2.
@@ -37,10 +39,14 @@ func (e *AuthRequiredError) Error() string {
 
 // Hint is the second line printed under the error.
 func (e *AuthRequiredError) Hint() string {
-	login := "fibe auth login"
-	if e.Profile != "" && e.Profile != "default" {
-		login += " --profile " + e.Profile
+	args := []string{}
+	if e.APIURL != "" && e.APIURL != config.DefaultAPIURL {
+		args = append(args, "--api-url", e.APIURL) // keys are stored per API
 	}
+	if e.Profile != "" && e.Profile != "default" {
+		args = append(args, "--profile", e.Profile)
+	}
+	login := "fibe " + ShellJoin(append(args, "auth", "login"))
 	return fmt.Sprintf("Run `%s`, or set FIBE_API_KEY (or pass --api-key).", login)
 }
 

@@ -28,9 +28,21 @@ type IOStreams struct {
 	quiet   bool // --quiet
 	jq      *JQ  // --jq
 
+	// invocation is the command line as typed (without the program name),
+	// so printed follow-up commands keep its --api-url and --profile.
+	invocation []string
+
 	mu       sync.Mutex // guards progress
 	progress *Progress
 }
+
+// SetInvocation records the command line as typed, without the program name.
+func (s *IOStreams) SetInvocation(args []string) { s.invocation = args }
+
+// Command is a fibe command line to suggest to the user: args, prefixed
+// with the --api-url and --profile of the current command line so that a
+// pasted suggestion talks to the same API.
+func (s *IOStreams) Command(args ...string) string { return CommandLine(s.invocation, args...) }
 
 // System returns IOStreams for the process's real stdin, stdout and stderr.
 func System() *IOStreams {

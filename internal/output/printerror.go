@@ -134,7 +134,7 @@ func errorHints(err error, invocation []string) []string {
 		if ce.RequestID != "" {
 			hints = append(hints,
 				fmt.Sprintf("Operation %s was accepted and may still finish.", ce.RequestID),
-				fmt.Sprintf("Resume waiting with: fibe ops wait %s", ce.RequestID))
+				"Resume waiting with: "+CommandLine(invocation, "ops", "wait", ce.RequestID))
 		}
 	}
 	switch ce.Code {
@@ -155,14 +155,14 @@ func errorHints(err error, invocation []string) []string {
 	case client.CodeConflict:
 		// Another operation holds the playground: say which, and how to wait.
 		if id, _ := ce.Details["request_id"].(string); id != "" {
-			hints = append(hints, fmt.Sprintf("Wait for operation %s with: fibe ops wait %s", id, id))
+			hints = append(hints, fmt.Sprintf("Wait for operation %s with: %s", id, CommandLine(invocation, "ops", "wait", id)))
 		}
 	case client.CodeUnauthorized:
 		hints = append(hints, "Check the API key: run `fibe auth login`, or set FIBE_API_KEY.")
 	case client.CodeNotFunded:
 		hints = append(hints, "The marquee has not paid for today: top it up; retrying will not help.")
 	case client.CodeCircuitOpen:
-		hints = append(hints, "See `fibe breaker status`; `fibe breaker reset` clears it.")
+		hints = append(hints, fmt.Sprintf("See `%s`; `%s` clears it.", CommandLine(invocation, "breaker", "status"), CommandLine(invocation, "breaker", "reset")))
 	}
 	return hints
 }

@@ -147,7 +147,7 @@ func (s *IOStreams) HandleEvent(ev client.Event) {
 		// Announce only a wait the user sees happening (not --no-wait).
 		if p.active && p.sp == nil && !p.announced && ev.RequestID != "" {
 			p.announced = true
-			notice = fmt.Sprintf("Accepted as %s; waiting (resume with: fibe ops wait %s)", ev.RequestID, ev.RequestID)
+			notice = fmt.Sprintf("Accepted as %s; waiting (resume with: %s)", ev.RequestID, s.Command("ops", "wait", ev.RequestID))
 		}
 	case client.EventPoll:
 		if ev.RequestID != "" {
