@@ -16,8 +16,9 @@ import (
 
 // localConfig is the emulator behind `--api-url local`. Its state lives in a
 // file so that successive invocations see one world. FIBE_LOCAL_SPEED (a
-// factor, e.g. 10), FIBE_LOCAL_CHAOS (a chaos spec or profile) and
-// FIBE_LOCAL_SEED tune it.
+// factor, e.g. 10), FIBE_LOCAL_CHAOS (a chaos spec or profile),
+// FIBE_LOCAL_SEED and FIBE_LOCAL_ASYNC_CREATE (1: creation answers 202)
+// tune it.
 func localConfig() (localapi.Config, error) {
 	path, err := localapi.DefaultStatePath()
 	if err != nil {
@@ -37,6 +38,13 @@ func localConfig() (localapi.Config, error) {
 			return cfg, output.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
 		}
 		cfg.Seed = seed
+	}
+	if s := os.Getenv("FIBE_LOCAL_ASYNC_CREATE"); s != "" {
+		on, err := strconv.ParseBool(s)
+		if err != nil {
+			return cfg, output.FlagErrorf("FIBE_LOCAL_ASYNC_CREATE must be 1 or 0, got %q", s)
+		}
+		cfg.AsyncCreate = on
 	}
 	return cfg, nil
 }

@@ -43,6 +43,8 @@ type ServeOptions struct {
 	LegacyAsync bool
 	// StatusURL is where 202 answers point: "default", "alt" or "absolute".
 	StatusURL string
+	// AsyncCreate answers playground creation with 202 and an operation.
+	AsyncCreate bool
 	// Ready, when set, receives the base URL once the server listens (tests).
 	Ready func(url string)
 }
@@ -57,7 +59,7 @@ type ServeInfo struct {
 func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
 	opts := &ServeOptions{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F] [--rate-limit N] [--legacy-async] [--status-url STYLE]",
+		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F] [--rate-limit N] [--legacy-async] [--status-url STYLE] [--async-create]",
 		Short: "Serve the local Fibe API over HTTP until interrupted",
 		Long: `Serve an emulator of the Fibe API: playgrounds, marquees, async
 operations, rate limits, idempotency and live logs, with optional injected
@@ -69,11 +71,15 @@ broken (whose rollouts fail at the build step).
 --legacy-async answers async polls in the older shape (top-level result
 fields, error/error_code), and --status-url alt|absolute moves the status
 URL of 202 answers, to check that a client polls the URL it is given.
+--async-create answers playground creation with 202 (the operation's result
+is the playground), as a busy platform may. Deleting a playground that has
+running containers always answers 202 and tears it down in the background.
 Stop it with Ctrl-C.`,
 		Example: `  fibe local serve
   fibe local serve --chaos flaky --seed 7
   fibe local serve --addr 127.0.0.1:0 --speed 10
-  fibe local serve --legacy-async --status-url alt --rate-limit 60`,
+  fibe local serve --legacy-async --status-url alt --rate-limit 60
+  fibe local serve --async-create --speed 5`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Speed <= 0 {
@@ -99,6 +105,7 @@ Stop it with Ctrl-C.`,
 	cmd.Flags().IntVar(&opts.RateLimit, "rate-limit", 0, "Requests per minute and key (default 600)")
 	cmd.Flags().BoolVar(&opts.LegacyAsync, "legacy-async", false, "Answer async status polls in the older shape")
 	cmd.Flags().StringVar(&opts.StatusURL, "status-url", "default", "Status URL of 202 answers: default, alt or absolute")
+	cmd.Flags().BoolVar(&opts.AsyncCreate, "async-create", false, "Answer playground creation with 202 and an operation")
 	return cmd
 }
 
@@ -115,6 +122,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	srv, err := localapi.New(localapi.Config{
 		APIKey: key, Chaos: opts.Chaos, Seed: opts.Seed, Speed: opts.Speed,
 		RateLimit: opts.RateLimit, LegacyAsync: opts.LegacyAsync, StatusURLStyle: style,
+		AsyncCreate: opts.AsyncCreate,
 	})
 	if err != nil {
 		return output.FlagErrorf("%v", err)

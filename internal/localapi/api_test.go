@@ -176,10 +176,11 @@ func TestPlaygroundLifecycle(t *testing.T) {
 	}
 	expectStatus(t, e.do("POST", "/api/playgrounds/demo-2/expiration", map[string]any{"duration_hours": 0}), http.StatusUnprocessableEntity)
 
+	// It is running: the delete tears it down in the background.
 	del := e.do("DELETE", "/api/playgrounds/demo-2", nil)
-	expectStatus(t, del, http.StatusNoContent)
-	if len(del.body) != 0 {
-		t.Fatalf("204 with body %q", del.body)
+	expectStatus(t, del, http.StatusAccepted)
+	if _, body := e.pollUntil(del.json(t)["status_url"].(string), 500*time.Millisecond); body["status"] != "success" {
+		t.Fatalf("delete operation: %v", body)
 	}
 	expectStatus(t, e.do("GET", fmt.Sprintf("/api/playgrounds/%d", id), nil), http.StatusNotFound)
 	expectStatus(t, e.do("DELETE", "/api/playgrounds/demo-2", nil), http.StatusNotFound)
@@ -338,7 +339,11 @@ func TestMarqueeCRUDNeverEchoesPrivateKey(t *testing.T) {
 	if busy.errDetails(t)["reason"] != "marquee_in_use" {
 		t.Fatalf("delete busy: %s", busy.body)
 	}
-	expectStatus(t, e.do("DELETE", "/api/playgrounds/on-edge", nil), http.StatusNoContent)
+	del := e.do("DELETE", "/api/playgrounds/on-edge", nil)
+	expectStatus(t, del, http.StatusAccepted)
+	// Still in use until the playground is gone.
+	expectStatus(t, e.do("DELETE", "/api/marquees/edge", nil), http.StatusConflict)
+	e.pollUntil(del.json(t)["status_url"].(string), 500*time.Millisecond)
 	expectStatus(t, e.do("DELETE", "/api/marquees/edge", nil), http.StatusNoContent)
 	expectStatus(t, e.do("GET", "/api/marquees/edge", nil), http.StatusNotFound)
 }

@@ -39,6 +39,8 @@ const (
 	opLogs           = "logs"
 	opConnectionTest = "connection_test"
 	opSSHKey         = "ssh_key"
+	opCreate         = "create"  // a create answered 202 (Config.AsyncCreate)
+	opDestroy        = "destroy" // a delete answered 202; see deletion.go
 )
 
 // Platform durations at speed 1.
@@ -48,6 +50,10 @@ const (
 	logsTime    = 500 * time.Millisecond
 	connTime    = time.Second
 	sshKeyTime  = 500 * time.Millisecond
+	// registerTime is how long an async create takes to answer with the
+	// playground; provisioning (provisionTime) goes on after it.
+	registerTime = 300 * time.Millisecond
+	destroyTime  = 2 * time.Second
 )
 
 // actionSpec says how an action moves a playground: its status while the
@@ -129,10 +135,10 @@ func (op *operation) status(now time.Time) string {
 	return "queued"
 }
 
-// activeAction is the unfinished action on a playground, if any.
+// activeAction is the unfinished action (or deletion) on a playground, if any.
 func (st *state) activeAction(pgID int64) *operation {
 	for _, op := range st.Ops {
-		if _, isAction := actions[op.Kind]; isAction && op.PlaygroundID == pgID && !op.Done {
+		if _, isAction := actions[op.Kind]; (isAction || op.Kind == opDestroy) && op.PlaygroundID == pgID && !op.Done {
 			return op
 		}
 	}
@@ -142,6 +148,10 @@ func (st *state) activeAction(pgID int64) *operation {
 func (st *state) startOp(op *operation) {
 	spec, isAction := actions[op.Kind]
 	pg := st.playgroundByID(op.PlaygroundID)
+	if op.Kind == opDestroy && pg != nil {
+		pg.Status, pg.UpdatedAt = destroyingStatus, op.StartAt
+		return
+	}
 	if !isAction || pg == nil || spec.during == "" {
 		return
 	}
@@ -175,6 +185,13 @@ func (st *state) finishOp(op *operation) {
 		return
 	case opLogs:
 		op.succeed(map[string]any{"lines": logLines(pg, op.Service, op.Tail, at)})
+		return
+	case opCreate:
+		op.succeed(st.playgroundView(pg))
+		return
+	case opDestroy:
+		st.removePlayground(pg)
+		op.succeed(map[string]any{"id": pg.ID, "name": pg.Name, "deleted": true})
 		return
 	}
 	spec := actions[op.Kind]

@@ -289,12 +289,29 @@ func TestUnfundedMarqueeRefusesWork(t *testing.T) {
 }
 
 func TestDeletedPlaygroundFailsItsOperation(t *testing.T) {
-	e := newEnv(t, Config{Speed: 50})
+	e := newEnv(t, Config{Speed: 50}) // delete: 10ms queued, 40ms running
 	e.createPG("d", "web", nil)
 	r := e.do("POST", "/api/playgrounds/d/operations", map[string]any{"action_type": "rollout"})
-	expectStatus(t, e.do("DELETE", "/api/playgrounds/d", nil), http.StatusNoContent)
-	_, body := e.pollUntil(r.json(t)["status_url"].(string), 20*time.Millisecond)
+	expectStatus(t, r, http.StatusAccepted)
+	del := e.do("DELETE", "/api/playgrounds/d", nil)
+	expectStatus(t, del, http.StatusAccepted)
+	delID := del.json(t)["request_id"]
+
+	// The deletion supersedes the rollout at once.
+	body := e.do("GET", r.json(t)["status_url"].(string), nil).json(t)
+	details, _ := body["details"].(map[string]any)
+	if body["status"] != "error" || body["code"] != "CONFLICT" || details["delete_request_id"] != delID {
+		t.Fatalf("rollout superseded by the delete: %v", body)
+	}
+
+	// Logs asked for near the end come due after the playground is gone.
+	e.clock.Advance(40 * time.Millisecond)
+	logs := e.do("POST", "/api/playgrounds/d/logs", map[string]any{"tail": 5})
+	expectStatus(t, logs, http.StatusAccepted)
+	e.pollUntil(del.json(t)["status_url"].(string), 5*time.Millisecond)
+	expectStatus(t, e.do("GET", "/api/playgrounds/d", nil), http.StatusNotFound)
+	_, body = e.pollUntil(logs.json(t)["status_url"].(string), 5*time.Millisecond)
 	if body["status"] != "error" || body["code"] != "RESOURCE_NOT_FOUND" {
-		t.Fatalf("op on deleted playground: %v", body)
+		t.Fatalf("logs of a deleted playground: %v", body)
 	}
 }

@@ -25,6 +25,17 @@
 // 3 s, a short queue before each operation); it does not scale chaos
 // durations or the rate-limit window, which are given explicitly.
 //
+// Deleting a playground with containers up (running, creating, building,
+// stopping, ...) answers 202: the teardown is an operation of about 2 s
+// during which the playground shows status stopping, actions, updates and
+// extensions get 409 operation_in_progress, another DELETE answers the
+// same handle, and an action still pending is superseded (it ends in error,
+// CONFLICT). When the teardown succeeds the playground is gone (404) and the
+// result is {"id", "name", "deleted": true}. A playground already stopped,
+// in error or failed is deleted at once with 204. With Config.AsyncCreate a
+// create also answers 202, and its operation's result is the playground as
+// the 201 body would have shown it; provisioning then goes on as usual.
+//
 // Seed data: marquees local and prod-eu (funded) and unpaid (paid_until in
 // the past, so work on it answers 402 MARQUEE_NOT_FUNDED); playspecs web and
 // broken. A rollout of a broken playground fails at step build with reason

@@ -3,7 +3,6 @@ package localapi
 import (
 	"net/http"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -185,6 +184,11 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 	}
 	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
 	rc.st.Stats.Creates[name]++
+	if s.cfg.AsyncCreate {
+		op := rc.newOp(opCreate, registerTime)
+		op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
+		return rc.accepted(op)
+	}
 	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg))
 	out.header.Set("Location", "/api/playgrounds/"+strconv.FormatInt(pg.ID, 10))
 	return out
@@ -193,6 +197,9 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 func (s *Server) updatePlayground(rc *reqCtx) *reply {
 	pg, r := rc.pathPlayground()
 	if r != nil {
+		return r
+	}
+	if r := rc.refuseIfDeleting(pg); r != nil {
 		return r
 	}
 	obj, r := rc.object("playground")
@@ -215,17 +222,6 @@ func (s *Server) updatePlayground(rc *reqCtx) *reply {
 	}
 	pg.UpdatedAt = rc.now
 	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
-}
-
-// deletePlayground removes it at once (204); an operation still running on
-// it ends in error when it comes due.
-func (s *Server) deletePlayground(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
-	}
-	rc.st.Playgrounds = slices.DeleteFunc(rc.st.Playgrounds, func(p *playground) bool { return p == pg })
-	return newReply(http.StatusNoContent)
 }
 
 func (s *Server) playgroundStatus(rc *reqCtx) *reply {
@@ -297,6 +293,9 @@ func (s *Server) extendPlayground(rc *reqCtx) *reply {
 	}
 	if hours < 1 || hours > 720 {
 		return invalid("duration_hours", "must be between 1 and 720")
+	}
+	if r := rc.refuseIfDeleting(pg); r != nil {
+		return r
 	}
 	if r := rc.requireFunded(pg.MarqueeID); r != nil {
 		return r

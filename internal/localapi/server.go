@@ -26,6 +26,7 @@ type Config struct {
 	RateWindow     time.Duration // 0 → 1 minute
 	LegacyAsync    bool          // older async status shape
 	StatusURLStyle string        // "", "alt" or "absolute"; see doc.go
+	AsyncCreate    bool          // POST /api/playgrounds answers 202; the result is the playground
 	StatePath      string        // file-backed, flock'd state; "" → in memory
 	Logf           func(format string, args ...any)
 	Now            func() time.Time // injectable clock; nil → time.Now
