@@ -206,3 +206,22 @@ func TestLocalAPIDemo(t *testing.T) {
 		t.Fatalf("login to local: %s", r)
 	}
 }
+
+// A FIBE_API_KEY exported for the real API does not lock the user out of
+// the local sandbox, and the key is not written into the local state file.
+func TestLocalAPIAcceptsAnExportedKey(t *testing.T) {
+	t.Parallel()
+	w := newUser(t)
+	const realKey = "fibe_live_do_not_store_me_0123456789"
+	w.env["FIBE_API_KEY"] = realKey
+	w.env["FIBE_LOCAL_SPEED"] = "20"
+	r := w.ok("--api-url", "local", "pg", "create", "--name", "mine", "--playspec", "web")
+	mustContain(t, "create", r.stdout, "mine")
+	state, err := os.ReadFile(filepath.Join(w.home, "state", "fibe", "local", "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(state), realKey) {
+		t.Fatal("the API key was written into the local state file")
+	}
+}

@@ -203,7 +203,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		opts.Debug = f.IOStreams.ErrOut
 	}
 	if cfg.Local() {
-		rt, err := LocalTransport()
+		rt, err := LocalTransport(key)
 		if err != nil {
 			return nil, err
 		}

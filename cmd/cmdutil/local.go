@@ -50,12 +50,17 @@ func localConfig() (localapi.Config, error) {
 }
 
 // LocalTransport is the in-process emulator behind `--api-url local`:
-// requests never leave the process.
-func LocalTransport() (http.RoundTripper, error) {
+// requests never leave the process. It accepts apiKey, whatever it is: the
+// emulator is the user's own sandbox with nobody to authenticate against,
+// and a FIBE_API_KEY exported for the real API must not lock the user out
+// of it (keys are only ever stored there hashed). `fibe local serve` is the
+// way to test authentication failures.
+func LocalTransport(apiKey string) (http.RoundTripper, error) {
 	cfg, err := localConfig()
 	if err != nil {
 		return nil, err
 	}
+	cfg.APIKey = apiKey
 	rt, err := localapi.NewTransport(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("local API: %w", err)
