@@ -113,6 +113,10 @@ func TestFollowLogsNDJSON(t *testing.T) {
 	if r.code != 130 {
 		t.Errorf("follow interrupted: exit %d\n%s", r.code, r)
 	}
+	// Ctrl-C is how a followed stream ends, not a failure: no error document.
+	if strings.TrimSpace(r.stderr) != "" {
+		t.Errorf("stderr after Ctrl-C on a followed stream: %q", r.stderr)
+	}
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	for _, l := range lines {
 		var line struct {

@@ -112,7 +112,7 @@ func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 	cs := ios.ColorScheme()
 	fo := client.FollowOptions{Service: opts.Service, Tail: opts.Tail}
 	width := 6 // widest service name so far, so the prefixes line up
-	return c.Playgrounds.FollowLogs(ctx, opts.Ref, fo, func(l client.LogLine) error {
+	err := c.Playgrounds.FollowLogs(ctx, opts.Ref, fo, func(l client.LogLine) error {
 		if ios.JSON() {
 			return ios.PrintJSONLine(l)
 		}
@@ -125,4 +125,9 @@ func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 		}
 		return err
 	})
+	if client.IsCancelled(err) {
+		// Ctrl-C is how a followed stream ends: exit 130, no error line.
+		return &output.StoppedError{Err: err}
+	}
+	return err
 }

@@ -52,3 +52,11 @@ func (e *AuthRequiredError) Hint() string {
 
 // ErrAborted is returned when the user declines a confirmation prompt.
 var ErrAborted = errors.New("aborted")
+
+// StoppedError ends a command the user stopped on purpose, such as Ctrl-C
+// on a followed log stream: it keeps the exit code of the error it wraps
+// (130 for an interrupt) but prints nothing, because nothing went wrong.
+type StoppedError struct{ Err error }
+
+func (e *StoppedError) Error() string { return e.Err.Error() }
+func (e *StoppedError) Unwrap() error { return e.Err }

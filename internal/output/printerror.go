@@ -67,6 +67,13 @@ func ErrorBodyOf(err error) ErrorBody {
 // used to print the exact command that retries safely.
 func (s *IOStreams) PrintError(err error, invocation []string) {
 	s.StopProgress()
+	var stopped *StoppedError
+	if errors.As(err, &stopped) {
+		if client.IsCancelled(err) && s.stderrTTY {
+			fmt.Fprint(s.ErrOut, "\r\x1b[K") // erase the "^C" the terminal echoed
+		}
+		return
+	}
 	if s.json {
 		data, mErr := json.Marshal(ErrorJSON{Error: ErrorBodyOf(err)})
 		if mErr != nil {
