@@ -28,23 +28,9 @@ type marquee struct {
 // funded: paid for today.
 func (m *marquee) funded(now time.Time) bool { return now.Before(m.PaidUntil) }
 
-func (st *state) findMarquee(ref string) *marquee {
-	for _, m := range st.Marquees {
-		if m.Name == ref || (isNumeric(ref) && strconv.FormatInt(m.ID, 10) == ref) {
-			return m
-		}
-	}
-	return nil
-}
+func (st *state) findMarquee(ref string) *marquee { return findByRef(st.Marquees, ref) }
 
-func (st *state) marqueeByID(id int64) *marquee {
-	for _, m := range st.Marquees {
-		if m.ID == id {
-			return m
-		}
-	}
-	return nil
-}
+func (st *state) marqueeByID(id int64) *marquee { return findByID(st.Marquees, id) }
 
 // defaultMarquee hosts playgrounds created without a marquee_id: `local`,
 // or else the first marquee.

@@ -66,23 +66,9 @@ func validateName(name string) *reply {
 	return nil
 }
 
-func (st *state) findPlayground(ref string) *playground {
-	for _, pg := range st.Playgrounds {
-		if pg.Name == ref || (isNumeric(ref) && strconv.FormatInt(pg.ID, 10) == ref) {
-			return pg
-		}
-	}
-	return nil
-}
+func (st *state) findPlayground(ref string) *playground { return findByRef(st.Playgrounds, ref) }
 
-func (st *state) playgroundByID(id int64) *playground {
-	for _, pg := range st.Playgrounds {
-		if pg.ID == id {
-			return pg
-		}
-	}
-	return nil
-}
+func (st *state) playgroundByID(id int64) *playground { return findByID(st.Playgrounds, id) }
 
 // pathPlayground resolves the {id} of the path, or answers 404.
 func (rc *reqCtx) pathPlayground() (*playground, *reply) {

@@ -1,0 +1,37 @@
+package localapi
+
+import "strconv"
+
+// resource is what paths address: a playground or a marquee, by numeric id
+// or by name.
+type resource interface {
+	identity() (id int64, name string)
+}
+
+func (m *marquee) identity() (int64, string)     { return m.ID, m.Name }
+func (pg *playground) identity() (int64, string) { return pg.ID, pg.Name }
+
+// findByRef returns the item whose name is ref, or whose id is ref when ref
+// is numeric; the zero value (nil) when there is none.
+func findByRef[T resource](items []T, ref string) T {
+	numeric := isNumeric(ref)
+	for _, it := range items {
+		id, name := it.identity()
+		if name == ref || (numeric && strconv.FormatInt(id, 10) == ref) {
+			return it
+		}
+	}
+	var none T
+	return none
+}
+
+// findByID returns the item with that id, or nil.
+func findByID[T resource](items []T, id int64) T {
+	for _, it := range items {
+		if got, _ := it.identity(); got == id {
+			return it
+		}
+	}
+	var none T
+	return none
+}
