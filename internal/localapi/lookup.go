@@ -35,3 +35,23 @@ func findByID[T resource](items []T, id int64) T {
 	var none T
 	return none
 }
+
+// newNamed reads the body of a create: the wrapper object (kind), and a
+// valid name that taken does not already know.
+func (rc *reqCtx) newNamed(kind string, taken func(name string) bool) (map[string]any, string, *reply) {
+	obj, r := rc.object(kind)
+	if r != nil {
+		return nil, "", r
+	}
+	name, _, r := str(obj, "name")
+	if r != nil {
+		return nil, "", r
+	}
+	if r := validateName(name); r != nil {
+		return nil, "", r
+	}
+	if taken(name) {
+		return nil, "", invalid("name", "has already been taken")
+	}
+	return obj, name, nil
+}

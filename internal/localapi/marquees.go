@@ -110,19 +110,9 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 }
 
 func (s *Server) createMarquee(rc *reqCtx) *reply {
-	obj, r := rc.object("marquee")
+	obj, name, r := rc.newNamed("marquee", func(n string) bool { return rc.st.findMarquee(n) != nil })
 	if r != nil {
 		return r
-	}
-	name, _, r := str(obj, "name")
-	if r != nil {
-		return r
-	}
-	if r := validateName(name); r != nil {
-		return r
-	}
-	if rc.st.findMarquee(name) != nil {
-		return invalid("name", "has already been taken")
 	}
 	m := &marquee{Name: name, Port: 22, User: "root", PaidUntil: rc.now.AddDate(0, 1, 0), CreatedAt: rc.now, UpdatedAt: rc.now}
 	if r := marqueeFields(obj, m); r != nil {

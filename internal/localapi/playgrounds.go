@@ -118,19 +118,9 @@ func (s *Server) getPlayground(rc *reqCtx) *reply {
 }
 
 func (s *Server) createPlayground(rc *reqCtx) *reply {
-	obj, r := rc.object("playground")
+	obj, name, r := rc.newNamed("playground", func(n string) bool { return rc.st.findPlayground(n) != nil })
 	if r != nil {
 		return r
-	}
-	name, _, r := str(obj, "name")
-	if r != nil {
-		return r
-	}
-	if r := validateName(name); r != nil {
-		return r
-	}
-	if rc.st.findPlayground(name) != nil {
-		return invalid("name", "has already been taken")
 	}
 	psRef, ok, r := ref(obj, "playspec_id")
 	if r != nil {
