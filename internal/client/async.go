@@ -204,6 +204,7 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 		case "error":
 			failed = st.Err
 			failed.RequestID, failed.IdempotencyKey, failed.Resource = h.RequestID, key, resource
+			failed.AsyncRequestID = h.RequestID
 			return true, 0, nil
 		}
 		ra, _ := reliability.ParseRetryAfter(resp.header.Get("Retry-After"), c.clock.Now(), c.policy.MaxDelay)
@@ -214,6 +215,7 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 		return nil, meta, failed
 	case errors.Is(err, reliability.ErrPollTimeout):
 		e := &Error{Code: CodeAsyncTimeout, RequestID: h.RequestID, IdempotencyKey: key, Resource: resource, Async: true,
+			AsyncRequestID: h.RequestID, Resume: &Resume{WaitRequestID: h.RequestID},
 			Message: fmt.Sprintf("operation %s still pending after %s; it may still finish: resume with `fibe ops wait %s`",
 				h.RequestID, poller.Timeout, h.RequestID),
 			Details: map[string]any{"request_id": h.RequestID, "resume": "fibe ops wait " + h.RequestID}}

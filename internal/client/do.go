@@ -38,6 +38,7 @@ type request struct {
 	rateLimited bool   // subject to the API host's rate ledger
 
 	last     *Error        // the last failed attempt's error
+	unknown  bool          // an attempt was sent and got no definitive answer
 	honoured time.Duration // the last Retry-After waited
 }
 

@@ -47,9 +47,29 @@ type Error struct {
 	Resource       string // breaker resource, e.g. "marquee/prod-eu"
 	Err            error  // cause (net error, context error)
 
+	// AsyncRequestID is the async operation this error is about (a 202's
+	// request_id), kept apart from RequestID, the X-Request-Id of the answer.
+	AsyncRequestID string
+	// OutcomeUnknown: a mutation attempt left and no definitive answer came
+	// back (timeout, reset, 5xx, breaker or cancel after one), so it may
+	// have been applied. Never set when nothing was sent or a terminal 4xx
+	// answered.
+	OutcomeUnknown bool
+	// Resume says what finishes or resumes the operation, as data; each
+	// door (CLI, MCP, console) words it itself.
+	Resume *Resume
+
 	// The server's Retry-After on this answer, for the retry loop.
 	retryAfter    time.Duration
 	hasRetryAfter bool
+}
+
+// Resume is what finishes an operation that did not end: wait on an
+// accepted async request, or send the same mutation again with its key
+// (the server replays it if the first attempt committed).
+type Resume struct {
+	WaitRequestID  string `json:"wait_request_id,omitempty"`
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
 // Error renders "CODE: message (request req_x)".

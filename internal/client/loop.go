@@ -105,6 +105,7 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 		out.attempt.Cancelled = ctx.Err() != nil
 		d := reliability.Classify(out.attempt)
 		state := ticket.Done(d.Breaker)
+		r.noteOutcome(out)
 		if out.attempt.Cancelled {
 			return nil, c.cancelled(ctx, r)
 		}
@@ -125,6 +126,10 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 	asked, hasAsked := e.retryAfter, e.hasRetryAfter
 	e.Retryable, e.Resource, e.RetryAfter = d.Retry, r.resource, r.honoured
 	r.last = e
+	e.OutcomeUnknown = r.outcomeUnknown()
+	if e.OutcomeUnknown {
+		e.Resume = &Resume{IdempotencyKey: r.key}
+	}
 	if !d.Retry {
 		return e
 	}
@@ -240,7 +245,10 @@ func (c *Client) circuitOpen(err error, r *request) *Error {
 		e.RequestID = r.last.RequestID
 	}
 	if r.asyncID != "" {
-		e.RequestID = r.asyncID
+		e.RequestID, e.AsyncRequestID = r.asyncID, r.asyncID
+		e.Resume = &Resume{WaitRequestID: r.asyncID}
+	} else if e.OutcomeUnknown = r.outcomeUnknown(); e.OutcomeUnknown {
+		e.Resume = &Resume{IdempotencyKey: r.key}
 	}
 	c.trace.printf("%s", e.Message)
 	return e
@@ -258,12 +266,37 @@ func (c *Client) cancelled(ctx context.Context, r *request) *Error {
 	}
 	switch {
 	case r.asyncID != "":
-		e.RequestID = r.asyncID
+		e.RequestID, e.AsyncRequestID = r.asyncID, r.asyncID
+		e.Resume = &Resume{WaitRequestID: r.asyncID}
 		e.Message = "interrupted while waiting; the operation was accepted and may still finish: resume with `fibe ops wait " + r.asyncID + "`"
 	case r.key != "":
+		if e.OutcomeUnknown = r.outcomeUnknown(); e.OutcomeUnknown {
+			e.Resume = &Resume{IdempotencyKey: r.key}
+		}
 		e.Message = "interrupted; the request may or may not have been applied: retry safely with --idempotency-key " + r.key
 	default:
 		e.Message = "interrupted"
 	}
 	return e
 }
+
+// noteOutcome records whether an attempt's answer settled the mutation: a
+// 2xx or a terminal 4xx (other than 429, which says nothing of an earlier
+// attempt) is definitive; a 5xx, a timeout, a reset or a cancel with the
+// request on the wire leaves it unknown. A refused connection sent nothing.
+func (r *request) noteOutcome(out outcome) {
+	a := out.attempt
+	switch {
+	case out.err == nil && !a.Cancelled:
+		r.unknown = false
+	case a.Status >= 500 || a.TimedOut || a.Cancelled:
+		r.unknown = true
+	case a.Status == 0 && a.Err != nil && !reliability.NothingSent(a.Err):
+		r.unknown = true
+	case a.Status >= 400 && a.Status != http.StatusTooManyRequests && !reliability.InFlight(a):
+		r.unknown = false
+	}
+}
+
+// outcomeUnknown: a mutation may have been applied without our knowing.
+func (r *request) outcomeUnknown() bool { return r.key != "" && r.unknown }

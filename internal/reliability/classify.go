@@ -119,3 +119,19 @@ func transportReason(err error) string {
 		return "network error"
 	}
 }
+
+// InFlight reports whether an attempt was answered 409 because an earlier
+// attempt with the same key is still running on the server.
+func InFlight(a Attempt) bool {
+	return a.Status == http.StatusConflict && a.Reason == ReasonInFlight
+}
+
+// NothingSent reports whether a transport error proves the request never
+// reached the server (the connection was refused or the name did not
+// resolve), so a mutation's outcome is known: it did not run.
+func NothingSent(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns) ||
+		(errors.As(err, &op) && op.Op == "dial")
+}
