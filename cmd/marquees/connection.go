@@ -74,7 +74,11 @@ func testConnectionRun(ctx context.Context, opts *RefOptions) error {
 	if res != nil && !res.OK {
 		// The test ran but could not connect: a failure for scripts too.
 		cmdutil.ReplayNotice(f, resp)
-		return &connectionFailed{msg: res.Message}
+		msg := res.Message
+		if res.Error != "" && res.Error != msg {
+			msg += msgSuffix(res.Error)
+		}
+		return &connectionFailed{msg: msg}
 	}
 	ios := f.IOStreams
 	return cmdutil.Finish(f, resp, res, res == nil, func() error {

@@ -33,6 +33,13 @@ func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
 	d.Add("User", m.User)
 	d.Add("Status", cs.Status(m.Status))
 	d.Add("Paid until", cmdutil.FormatTime(m.PaidUntil))
+	if m.BillingRuntimeActive != nil {
+		funded := "yes"
+		if !*m.BillingRuntimeActive {
+			funded = "no (top up to run playgrounds)"
+		}
+		d.Add("Funded today", funded)
+	}
 	d.Add("Created", cmdutil.FormatTime(m.CreatedAt))
 	d.Add("Updated", cmdutil.FormatTime(m.UpdatedAt))
 	return d.Render()

@@ -3,6 +3,8 @@ package playgrounds
 import (
 	"context"
 
+	"strconv"
+
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
@@ -21,14 +23,17 @@ type ExtendOptions struct {
 func NewCmdExtend(f *cmdutil.Factory, runF func(context.Context, *ExtendOptions) error) *cobra.Command {
 	opts := &ExtendOptions{Factory: f}
 	cmd := &cobra.Command{
-		Use:               "extend <id|name> [--hours N]",
-		Short:             "Extend a playground's expiration",
-		Example:           `  fibe pg extend preview-42 --hours 48`,
+		Use:   "extend <id|name> [--hours N]",
+		Short: "Extend a playground's expiration",
+		Long: `Extend a playground's expiration by --hours, or without it by the
+platform's default extension (24 hours).`,
+		Example: `  fibe pg extend preview-42
+  fibe pg extend preview-42 --hours 48`,
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if opts.Hours <= 0 {
+			if cmd.Flags().Changed("hours") && opts.Hours <= 0 {
 				return output.FlagErrorf("--hours must be positive")
 			}
 			if runF != nil {
@@ -37,7 +42,7 @@ func NewCmdExtend(f *cmdutil.Factory, runF func(context.Context, *ExtendOptions)
 			return extendRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVar(&opts.Hours, "hours", 24, "Hours to add")
+	cmd.Flags().IntVar(&opts.Hours, "hours", 0, "Hours to add (default: the platform's default extension)")
 	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
 	return cmd
 }
@@ -48,9 +53,17 @@ func extendRun(ctx context.Context, opts *ExtendOptions) error {
 	if err != nil {
 		return err
 	}
-	p, resp, err := c.Playgrounds.Extend(ctx, opts.Ref, opts.Hours, mo)
+	x, resp, err := c.Playgrounds.Extend(ctx, opts.Ref, opts.Hours, mo)
 	if err != nil {
 		return err
 	}
-	return cmdutil.Finish(f, resp, p, false, func() error { return printPlayground(f.IOStreams, p) })
+	return cmdutil.Finish(f, resp, x, false, func() error {
+		d := output.NewDetail(f.IOStreams.Out, f.IOStreams.ColorScheme())
+		d.Add("Playground", opts.Ref)
+		if x.ID != 0 {
+			d.Add("ID", strconv.FormatInt(x.ID, 10))
+		}
+		d.Add("Expires", cmdutil.FormatTime(x.ExpiresAt))
+		return d.Render()
+	})
 }

@@ -19,6 +19,7 @@ import (
 type Client struct {
 	Playgrounds *PlaygroundsService
 	Marquees    *MarqueesService
+	Playspecs   *PlayspecsService
 	Async       *AsyncService
 
 	base      *url.URL
@@ -106,6 +107,7 @@ func New(opts Options) (*Client, error) {
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
+	c.Playspecs = &PlayspecsService{c: c}
 	c.Async = &AsyncService{c: c}
 	return c, nil
 }

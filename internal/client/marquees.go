@@ -12,7 +12,7 @@ const marqueesPath = "/api/marquees"
 
 func (s *MarqueesService) List(ctx context.Context, o ListOptions) ([]Marquee, *ListMeta, error) {
 	var env listEnvelope[Marquee]
-	if _, err := s.c.call(ctx, &request{method: http.MethodGet, ref: listQuery(marqueesPath, o)}, &env); err != nil {
+	if _, err := s.c.call(ctx, &request{method: http.MethodGet, ref: filteredQuery(marqueesPath, o)}, &env); err != nil {
 		return nil, nil, err
 	}
 	s.c.learn(nil, env.Data)

@@ -21,7 +21,7 @@ var terminalStatuses = map[string]bool{"error": true, "failed": true, "destroyed
 
 func (s *PlaygroundsService) List(ctx context.Context, o ListOptions) ([]Playground, *ListMeta, error) {
 	var env listEnvelope[Playground]
-	if _, err := s.c.call(ctx, &request{method: http.MethodGet, ref: listQuery(playgroundsPath, o)}, &env); err != nil {
+	if _, err := s.c.call(ctx, &request{method: http.MethodGet, ref: filteredQuery(playgroundsPath, o)}, &env); err != nil {
 		return nil, nil, err
 	}
 	s.c.learn(env.Data, nil)
@@ -122,14 +122,20 @@ func (s *PlaygroundsService) RefreshStatus(ctx context.Context, ref string, mo M
 	return &st, meta, nil
 }
 
-func (s *PlaygroundsService) Extend(ctx context.Context, ref string, hours int, mo MutationOptions) (*Playground, *Response, error) {
-	var p Playground
+// Extend moves a playground's expiry by hours; 0 sends no body, which asks
+// for the server's default extension.
+func (s *PlaygroundsService) Extend(ctx context.Context, ref string, hours int, mo MutationOptions) (*Extension, *Response, error) {
+	var body any
+	if hours > 0 {
+		body = map[string]any{"duration_hours": hours}
+	}
+	var x Extension
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/expiration",
-		body: map[string]any{"duration_hours": hours}, resolve: s.c.playgroundResolver(ref), mo: mo}, &p)
+		body: body, resolve: s.c.playgroundResolver(ref), mo: mo}, &x)
 	if err != nil {
 		return nil, meta, err
 	}
-	return &p, meta, nil
+	return &x, meta, nil
 }
 
 // Logs fetches recent log lines (an async operation).

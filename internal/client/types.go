@@ -36,10 +36,19 @@ type AsyncStatus struct {
 	Err       *Error          // when Status is "error"
 }
 
-// ListOptions select a page of a list.
+// ListOptions select a page of a list and filter it (fibe-api.md, Lists).
+// Empty fields are not sent. PlayspecID and MarqueeID (an id or a name)
+// apply to playgrounds only; CreatedAfter and CreatedBefore are ISO 8601;
+// Sort is comma-separated keys, "-" for descending ("name", "-created_at").
 type ListOptions struct {
 	Page, PerPage int
 	Status, Name  string
+	Q             string // name contains
+	PlayspecID    string
+	MarqueeID     string
+	CreatedAfter  string
+	CreatedBefore string
+	Sort          string
 }
 
 // ListMeta is the "meta" of a list envelope.
@@ -81,6 +90,8 @@ type Playground struct {
 	StateReasons  []string      `json:"state_reasons,omitempty"`
 	ErrorMessage  string        `json:"error_message,omitempty"`
 	ExpiresAt     *time.Time    `json:"expires_at,omitempty"`
+	TimeRemaining *float64      `json:"time_remaining,omitempty"` // seconds until expires_at
+	Maintenance   bool          `json:"maintenance_enabled"`
 	CreatedAt     *time.Time    `json:"created_at,omitempty"`
 	ServiceURLs   []ServiceURL  `json:"service_urls,omitempty"`
 	Services      []Service     `json:"services,omitempty"`
@@ -96,31 +107,100 @@ type PlaygroundStatus struct {
 	FailureDiagnostics any            `json:"failure_diagnostics,omitempty"`
 }
 
+// Marquee is a marquee as the platform shows it. Status is active or
+// disabled; BillingRuntimeActive says whether it is paid for today (nil
+// from a server that does not say). The write-only secrets never come back.
 type Marquee struct {
-	ID        int64      `json:"id"`
-	Name      string     `json:"name"`
-	Host      string     `json:"host"`
-	Port      int        `json:"port"`
-	User      string     `json:"user"`
-	Status    string     `json:"status"`
-	PaidUntil *time.Time `json:"paid_until,omitempty"`
-	CreatedAt *time.Time `json:"created_at,omitempty"`
-	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+	ID                   int64      `json:"id"`
+	Name                 string     `json:"name"`
+	Host                 string     `json:"host"`
+	Port                 int        `json:"port"`
+	User                 string     `json:"user"`
+	Status               string     `json:"status"`
+	DomainsInput         string     `json:"domains_input,omitempty"`
+	HTTPSEnabled         bool       `json:"https_enabled,omitempty"`
+	TLSCertificateSource string     `json:"tls_certificate_source,omitempty"`
+	ACMEEmail            string     `json:"acme_email,omitempty"`
+	DockerhubAuthEnabled bool       `json:"dockerhub_auth_enabled,omitempty"`
+	BuildPlatform        string     `json:"build_platform,omitempty"`
+	PropID               *int64     `json:"prop_id,omitempty"`
+	PaidUntil            *time.Time `json:"paid_until,omitempty"`
+	BillingRuntimeActive *bool      `json:"billing_runtime_active,omitempty"`
+	CreatedAt            *time.Time `json:"created_at,omitempty"`
+	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
 }
 
+// ConnectionTest is the result of a marquee connection test:
+// {"success", "message", "error"} on the wire. OK is read from "success"
+// (or, from older servers, "ok").
 type ConnectionTest struct {
-	OK      bool   `json:"ok"`
-	Message string `json:"message"`
+	OK      bool   `json:"success"`
+	Message string `json:"message,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+func (ct *ConnectionTest) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Success *bool           `json:"success"`
+		OK      *bool           `json:"ok"`
+		Message string          `json:"message"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*ct = ConnectionTest{Message: w.Message}
+	switch {
+	case w.Success != nil:
+		ct.OK = *w.Success
+	case w.OK != nil:
+		ct.OK = *w.OK
+	}
+	// error is a string, or an object with a message.
+	var s string
+	var obj struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(w.Error, &s) == nil {
+		ct.Error = s
+	} else if json.Unmarshal(w.Error, &obj) == nil {
+		ct.Error = obj.Message
+	}
+	return nil
+}
+
+// Extension is the answer of an extend: the new expiry and the seconds left.
+type Extension struct {
+	ID            int64      `json:"id"`
+	ExpiresAt     *time.Time `json:"expires_at,omitempty"`
+	TimeRemaining *float64   `json:"time_remaining,omitempty"`
+}
+
+// Playspec is a template of playgrounds.
+type Playspec struct {
+	ID          int64             `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	Services    []PlayspecService `json:"services,omitempty"`
+}
+
+type PlayspecService struct {
+	Name   string `json:"name"`
+	Public bool   `json:"public,omitempty"`
 }
 
 type SSHKey struct {
 	PublicKey string `json:"public_key"`
 }
 
+// User is GET /api/me: who the key belongs to and what it may do.
 type User struct {
-	ID    int64  `json:"id"`
-	Email string `json:"email"`
-	Name  string `json:"name"`
+	ID           int64    `json:"id"`
+	Username     string   `json:"username,omitempty"`
+	Email        string   `json:"email"`
+	Name         string   `json:"name,omitempty"` // older servers
+	AvatarURL    string   `json:"avatar_url,omitempty"`
+	APIKeyScopes []string `json:"api_key_scopes"`
 }
 
 // BreakerStatus is one breaker as `fibe breaker status` shows it.

@@ -51,7 +51,7 @@ func TestMeAndCommonHeaders(t *testing.T) {
 	r := e.do("GET", "/api/me", nil)
 	expectStatus(t, r, http.StatusOK)
 	me := r.json(t)
-	if me["email"] == "" || me["name"] == "" || num(me["id"]) == 0 {
+	if me["email"] != "dev@fibe.local" || me["username"] == "" || num(me["id"]) == 0 {
 		t.Fatalf("me = %v", me)
 	}
 	id := r.header.Get("X-Request-Id")
@@ -109,10 +109,11 @@ func TestSeedMarquees(t *testing.T) {
 	if len(data) != 3 || num(meta["total"]) != 3 || num(meta["page"]) != 1 || num(meta["per_page"]) != 25 {
 		t.Fatalf("marquees %s", r.body)
 	}
-	want := map[string]string{"local": "active", "prod-eu": "active", "unpaid": "unfunded"}
+	// status is the marquee's own switch; billing says whether it is paid for today.
+	funded := map[string]bool{"local": true, "prod-eu": true, "unpaid": false}
 	for _, d := range data {
 		m := d.(map[string]any)
-		if want[m["name"].(string)] != m["status"] {
+		if m["status"] != "active" || m["billing_runtime_active"] != funded[m["name"].(string)] {
 			t.Fatalf("marquee %v", m)
 		}
 		for _, f := range []string{"id", "host", "port", "user", "paid_until", "created_at", "updated_at"} {

@@ -181,13 +181,13 @@ func (st *state) finishOp(op *operation) {
 	}
 	switch op.Kind {
 	case opRefreshStatus:
-		op.succeed(st.playgroundStatusView(pg))
+		op.succeed(st.playgroundStatusView(pg, at))
 		return
 	case opLogs:
-		op.succeed(map[string]any{"lines": logLines(pg, op.Service, op.Tail, at)})
+		op.succeed(logSnapshot(pg, op.Service, op.Tail, at))
 		return
 	case opCreate:
-		op.succeed(st.playgroundView(pg))
+		op.succeed(st.playgroundView(pg, at))
 		return
 	case opDestroy:
 		st.removePlayground(pg)
@@ -220,7 +220,7 @@ func (st *state) finishOp(op *operation) {
 			}
 		}
 	}
-	op.succeed(st.playgroundStatusView(pg))
+	op.succeed(st.playgroundStatusView(pg, at))
 }
 
 // failBuild leaves a playground as a failed image pull does.

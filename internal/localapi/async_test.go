@@ -106,11 +106,11 @@ func TestStopStartAndMaintenance(t *testing.T) {
 	}
 	run("stop", "stopped")
 	run("start", "running")
-	if res := run("enable_maintenance", "running"); res["maintenance"] != true {
-		t.Fatalf("maintenance %v", res["maintenance"])
+	if res := run("enable_maintenance", "running"); res["maintenance_enabled"] != true {
+		t.Fatalf("maintenance_enabled %v", res["maintenance_enabled"])
 	}
-	if res := run("disable_maintenance", "running"); res["maintenance"] != false {
-		t.Fatalf("maintenance %v", res["maintenance"])
+	if res := run("disable_maintenance", "running"); res["maintenance_enabled"] != false {
+		t.Fatalf("maintenance_enabled %v", res["maintenance_enabled"])
 	}
 }
 
@@ -248,13 +248,13 @@ func TestMarqueeConnectionTestAndSSHKey(t *testing.T) {
 	expectStatus(t, r, http.StatusAccepted)
 	_, body := e.pollUntil(r.json(t)["status_url"].(string), 20*time.Millisecond)
 	res := body["result"].(map[string]any)
-	if res["ok"] != true || res["message"] == "" {
+	if res["success"] != true || res["message"] == "" || res["error"] != nil {
 		t.Fatalf("connection test %v", body)
 	}
 	expectStatus(t, e.do("POST", "/api/marquees", map[string]any{"marquee": map[string]any{"name": "gone", "host": "gone.invalid"}}), http.StatusCreated)
 	r = e.do("POST", "/api/marquees/gone/connection_tests", nil)
 	_, body = e.pollUntil(r.json(t)["status_url"].(string), 20*time.Millisecond)
-	if body["result"].(map[string]any)["ok"] != false {
+	if res := body["result"].(map[string]any); res["success"] != false || res["error"] == nil {
 		t.Fatalf("unreachable host passed: %v", body)
 	}
 

@@ -17,7 +17,14 @@
 //
 // The emulator speaks the wire format of fibe-api.md: the error envelope,
 // list envelopes with page/per_page/total, resources addressed by id or by
-// name, 202 answers with request_id, status and status_url. Work progresses
+// name, 202 answers with request_id, status and status_url. Lists apply
+// every documented filter (q, name, status, created_after, created_before,
+// sort, and playspec_id and marquee_id for playgrounds) before paging; a
+// filter value that cannot match is a 422 naming the parameter, never
+// ignored (filters.go). Anything it does not serve is a 404
+// RESOURCE_NOT_FOUND envelope. Async results carry the result under
+// "result"; with Config.LegacyAsync they are at the top level of the poll
+// body, as older servers and the public Go SDK expect. Work progresses
 // with wall time: every stored operation records when it starts and ends,
 // and each request first applies whatever has come due. An operation
 // started by one process is therefore seen finished by the next. Config.Speed
@@ -37,8 +44,9 @@
 // the 201 body would have shown it; provisioning then goes on as usual.
 //
 // Seed data: marquees local and prod-eu (funded) and unpaid (paid_until in
-// the past, so work on it answers 402 MARQUEE_NOT_FUNDED); playspecs web and
-// broken. A rollout of a broken playground fails at step build with reason
+// the past, so billing_runtime_active is false and work on it answers 402
+// MARQUEE_NOT_FUNDED); playspecs web and broken (GET /api/playspecs). The
+// one user (GET /api/me) has every scope the emulator serves. A rollout of a broken playground fails at step build with reason
 // image_pull_failed and leaves the playground in error with its state
 // reasons, error step, build statuses and failure diagnostics.
 //

@@ -5,25 +5,46 @@ import (
 	"time"
 )
 
-// logLines is the log snapshot of a playground: the last tail lines before
-// at, across its services or of one service. It is deterministic so tests
-// and scripts can compare it.
-func logLines(pg *playground, service string, tail int, at time.Time) []string {
+// logEntry is one line of a snapshot, split into its parts.
+type logEntry struct {
+	Service   string `json:"service"`
+	Line      string `json:"line"`
+	Source    string `json:"source"` // stdout or stderr
+	Timestamp string `json:"timestamp"`
+}
+
+// logSnapshotBody is the result of POST /api/playgrounds/{id}/logs:
+// service ("all" across services), source (where the lines come from),
+// lines as text and the same lines as entries.
+type logSnapshotBody struct {
+	Service string     `json:"service"`
+	Source  string     `json:"source"`
+	Lines   []string   `json:"lines"`
+	Entries []logEntry `json:"entries"`
+}
+
+// logSnapshot is the log snapshot of a playground: the last tail lines
+// before at, across its services or of one service. It is deterministic so
+// tests and scripts can compare it.
+func logSnapshot(pg *playground, service string, tail int, at time.Time) logSnapshotBody {
 	ps := playspecByID(pg.PlayspecID)
 	services := []string{"app"}
 	if ps != nil {
 		services = ps.serviceNames()
 	}
+	out := logSnapshotBody{Service: "all", Source: "containers", Lines: make([]string, 0, tail), Entries: make([]logEntry, 0, tail)}
 	if service != "" {
 		services = []string{service}
+		out.Service = service
 	}
-	lines := make([]string, 0, tail)
 	for i := tail; i >= 1; i-- {
 		svc := services[i%len(services)]
 		ts := at.Add(-time.Duration(i) * 250 * time.Millisecond).UTC().Format(time.RFC3339Nano)
-		lines = append(lines, fmt.Sprintf("%s %s | %s", ts, svc, logMessage(svc, i)))
+		msg := logMessage(svc, i)
+		out.Lines = append(out.Lines, fmt.Sprintf("%s %s | %s", ts, svc, msg))
+		out.Entries = append(out.Entries, logEntry{Service: svc, Line: msg, Source: "stdout", Timestamp: ts})
 	}
-	return lines
+	return out
 }
 
 func logMessage(service string, n int) string {

@@ -11,22 +11,41 @@ import (
 	"time"
 )
 
-// marquee is a host that runs playgrounds. The SSH private key sent on
-// create or update is write-only: only the fact that one is set is kept.
+// marquee is a host that runs playgrounds. The secrets sent on create or
+// update (SSH private key, TLS private key, Docker Hub token) are
+// write-only: only the fact that one is set is kept, never the secret.
 type marquee struct {
-	ID        int64     `json:"id"`
-	Name      string    `json:"name"`
-	Host      string    `json:"host"`
-	Port      int       `json:"port"`
-	User      string    `json:"user"`
-	HasSSHKey bool      `json:"has_ssh_key,omitempty"`
-	PaidUntil time.Time `json:"paid_until"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	ID                   int64     `json:"id"`
+	Name                 string    `json:"name"`
+	Host                 string    `json:"host"`
+	Port                 int       `json:"port"`
+	User                 string    `json:"user"`
+	Status               string    `json:"status,omitempty"` // "" reads as active
+	DomainsInput         string    `json:"domains_input,omitempty"`
+	HTTPSEnabled         bool      `json:"https_enabled,omitempty"`
+	TLSCertificateSource string    `json:"tls_certificate_source,omitempty"`
+	ACMEEmail            string    `json:"acme_email,omitempty"`
+	DockerhubAuthEnabled bool      `json:"dockerhub_auth_enabled,omitempty"`
+	DockerhubUsername    string    `json:"dockerhub_username,omitempty"`
+	BuildPlatform        string    `json:"build_platform,omitempty"`
+	PropID               *int64    `json:"prop_id,omitempty"`
+	HasSSHKey            bool      `json:"has_ssh_key,omitempty"`
+	HasTLSKey            bool      `json:"has_tls_key,omitempty"`
+	HasDockerhubToken    bool      `json:"has_dockerhub_token,omitempty"`
+	PaidUntil            time.Time `json:"paid_until"`
+	CreatedAt            time.Time `json:"created_at"`
+	UpdatedAt            time.Time `json:"updated_at"`
 }
 
-// funded: paid for today.
+// funded: paid for today (billing_runtime_active).
 func (m *marquee) funded(now time.Time) bool { return now.Before(m.PaidUntil) }
+
+func (m *marquee) status() string {
+	if m.Status == "" {
+		return "active"
+	}
+	return m.Status
+}
 
 func (st *state) findMarquee(ref string) *marquee { return findByRef(st.Marquees, ref) }
 
@@ -57,12 +76,34 @@ func (s *Server) listMarquees(rc *reqCtx) *reply {
 	if bad != nil {
 		return bad
 	}
-	name := strings.ToLower(rc.c.query.Get("name"))
-	var items []marqueeView
+	f, bad := parseListFilter(rc.c.query, marqueeStatuses, marqueeSortKeys)
+	if bad != nil {
+		return bad
+	}
+	var kept []*marquee
 	for _, m := range rc.st.Marquees {
-		if name == "" || strings.Contains(m.Name, name) {
-			items = append(items, marqueeViewOf(m, rc.now))
+		if f.keeps(m.Name, m.status(), m.CreatedAt) {
+			kept = append(kept, m)
 		}
+	}
+	sortBy(kept, f.sort, func(m *marquee, field string) any {
+		switch field {
+		case "name":
+			return m.Name
+		case "status":
+			return m.status()
+		case "host":
+			return m.Host
+		case "created_at":
+			return m.CreatedAt
+		case "updated_at":
+			return m.UpdatedAt
+		}
+		return m.ID
+	})
+	items := make([]marqueeView, 0, len(kept))
+	for _, m := range kept {
+		items = append(items, marqueeViewOf(m, rc.now))
 	}
 	return paginate(items, page, perPage)
 }
@@ -101,10 +142,78 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 		}
 		m.User = user
 	}
-	if key, ok, r := str(obj, "ssh_private_key"); r != nil {
+	if status, ok, r := str(obj, "status"); r != nil {
 		return r
 	} else if ok {
-		m.HasSSHKey = strings.TrimSpace(key) != ""
+		if !slices.Contains(marqueeStatuses, status) {
+			return invalid("status", "is not included in the list ("+strings.Join(marqueeStatuses, ", ")+")")
+		}
+		m.Status = status
+	}
+	for _, f := range []struct {
+		field string
+		into  *string
+	}{
+		{"domains_input", &m.DomainsInput}, {"tls_certificate_source", &m.TLSCertificateSource},
+		{"dockerhub_username", &m.DockerhubUsername}, {"build_platform", &m.BuildPlatform},
+	} {
+		if v, ok, r := str(obj, f.field); r != nil {
+			return r
+		} else if ok {
+			*f.into = strings.TrimSpace(v)
+		}
+	}
+	if email, ok, r := str(obj, "acme_email"); r != nil {
+		return r
+	} else if ok {
+		email = strings.TrimSpace(email)
+		if email != "" && (!strings.Contains(email, "@") || strings.ContainsAny(email, " \t")) {
+			return invalid("acme_email", "is not an email address")
+		}
+		m.ACMEEmail = email
+	}
+	for _, f := range []struct {
+		field string
+		into  *bool
+	}{{"https_enabled", &m.HTTPSEnabled}, {"dockerhub_auth_enabled", &m.DockerhubAuthEnabled}} {
+		if _, present := obj[f.field]; !present {
+			continue
+		}
+		b, r := boolean(obj, f.field)
+		if r != nil {
+			return r
+		}
+		*f.into = b
+	}
+	if v, present := obj["prop_id"]; present {
+		if v == nil {
+			m.PropID = nil
+		} else {
+			id, _, r := integer(obj, "prop_id")
+			if r != nil {
+				return r
+			}
+			m.PropID = &id
+		}
+	}
+	// Write-only secrets: remember that one is set, never the value.
+	for _, f := range []struct {
+		field string
+		into  *bool
+	}{{"ssh_private_key", &m.HasSSHKey}, {"tls_private_key", &m.HasTLSKey}, {"dockerhub_token", &m.HasDockerhubToken}} {
+		if v, ok, r := str(obj, f.field); r != nil {
+			return r
+		} else if ok {
+			*f.into = strings.TrimSpace(v) != ""
+		}
+	}
+	if m.DockerhubAuthEnabled {
+		if m.DockerhubUsername == "" {
+			return invalid("dockerhub_username", "can't be blank when dockerhub_auth_enabled is true")
+		}
+		if !m.HasDockerhubToken {
+			return invalid("dockerhub_token", "can't be blank when dockerhub_auth_enabled is true")
+		}
 	}
 	return nil
 }
@@ -196,13 +305,15 @@ func (s *Server) newMarqueeSSHKey(rc *reqCtx) *reply {
 	return rc.accepted(op)
 }
 
-// connectionTest fails for hosts under .invalid, the reserved TLD.
+// connectionTest fails for hosts under .invalid, the reserved TLD. The
+// answer has the platform's field names: success, message, error.
 func connectionTest(m *marquee) map[string]any {
 	target := m.User + "@" + m.Host + ":" + itoa(m.Port)
 	if strings.HasSuffix(m.Host, ".invalid") {
-		return map[string]any{"ok": false, "message": "could not connect to " + target + ": no such host"}
+		return map[string]any{"success": false, "message": "could not connect to " + target,
+			"error": "ssh: dial " + m.Host + ": no such host"}
 	}
-	return map[string]any{"ok": true, "message": "connected to " + target}
+	return map[string]any{"success": true, "message": "connected to " + target, "error": nil}
 }
 
 // publicKey makes a well-formed, deterministic ed25519 public key line.

@@ -33,8 +33,9 @@ type playground struct {
 
 // Platform durations at speed 1; Config.Speed divides them.
 const (
-	provisionTime   = 3 * time.Second
-	defaultLifetime = 24 * time.Hour
+	provisionTime    = 3 * time.Second
+	defaultLifetime  = 24 * time.Hour
+	defaultExtension = 24 * time.Hour // an extend without duration_hours
 )
 
 // Names are lowercase DNS labels; an all-digit name would read as an id.
@@ -95,16 +96,49 @@ func (s *Server) listPlaygrounds(rc *reqCtx) *reply {
 	if bad != nil {
 		return bad
 	}
-	status, name := rc.c.query.Get("status"), strings.ToLower(rc.c.query.Get("name"))
-	var items []playgroundView
+	f, bad := parseListFilter(rc.c.query, playgroundStatuses, playgroundSortKeys)
+	if bad != nil {
+		return bad
+	}
+	var psID, mqID int64
+	if v := rc.c.query.Get("playspec_id"); v != "" {
+		ps := findPlayspec(v)
+		if ps == nil {
+			return invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
+		}
+		psID = ps.ID
+	}
+	if v := rc.c.query.Get("marquee_id"); v != "" {
+		m := rc.st.findMarquee(v)
+		if m == nil {
+			return invalid("marquee_id", "does not exist")
+		}
+		mqID = m.ID
+	}
+	var kept []*playground
 	for _, pg := range rc.st.Playgrounds {
-		if status != "" && pg.Status != status {
-			continue
+		if (psID == 0 || pg.PlayspecID == psID) && (mqID == 0 || pg.MarqueeID == mqID) && f.keeps(pg.Name, pg.Status, pg.CreatedAt) {
+			kept = append(kept, pg)
 		}
-		if name != "" && !strings.Contains(pg.Name, name) {
-			continue
+	}
+	sortBy(kept, f.sort, func(pg *playground, field string) any {
+		switch field {
+		case "name":
+			return pg.Name
+		case "status":
+			return pg.Status
+		case "created_at":
+			return pg.CreatedAt
+		case "updated_at":
+			return pg.UpdatedAt
+		case "expires_at":
+			return pg.ExpiresAt
 		}
-		items = append(items, rc.st.playgroundView(pg))
+		return pg.ID
+	})
+	items := make([]playgroundView, 0, len(kept))
+	for _, pg := range kept {
+		items = append(items, rc.st.playgroundView(pg, rc.now))
 	}
 	return paginate(items, page, perPage)
 }
@@ -114,7 +148,7 @@ func (s *Server) getPlayground(rc *reqCtx) *reply {
 	if r != nil {
 		return r
 	}
-	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now))
 }
 
 func (s *Server) createPlayground(rc *reqCtx) *reply {
@@ -131,7 +165,7 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 	}
 	ps := findPlayspec(psRef)
 	if ps == nil {
-		return invalid("playspec_id", "does not exist (known: web, broken)")
+		return invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
 	}
 	mqRef, ok, r := ref(obj, "marquee_id")
 	if r != nil {
@@ -143,6 +177,9 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 	}
 	if m == nil {
 		return invalid("marquee_id", "does not exist")
+	}
+	if m.status() == "disabled" {
+		return invalid("marquee_id", "is disabled: marquee "+m.Name+" takes no new playgrounds")
 	}
 	env, _, r := stringMap(obj, "env_overrides")
 	if r != nil {
@@ -165,7 +202,7 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 		op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
 		return rc.accepted(op)
 	}
-	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg))
+	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg, rc.now))
 	out.header.Set("Location", "/api/playgrounds/"+strconv.FormatInt(pg.ID, 10))
 	return out
 }
@@ -197,7 +234,7 @@ func (s *Server) updatePlayground(rc *reqCtx) *reply {
 		pg.EnvOverrides = env
 	}
 	pg.UpdatedAt = rc.now
-	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now))
 }
 
 func (s *Server) playgroundStatus(rc *reqCtx) *reply {
@@ -205,7 +242,7 @@ func (s *Server) playgroundStatus(rc *reqCtx) *reply {
 	if r != nil {
 		return r
 	}
-	return jsonReply(http.StatusOK, rc.st.playgroundStatusView(pg))
+	return jsonReply(http.StatusOK, rc.st.playgroundStatusView(pg, rc.now))
 }
 
 func (s *Server) playgroundAction(rc *reqCtx) *reply {
@@ -260,12 +297,13 @@ func (s *Server) extendPlayground(rc *reqCtx) *reply {
 	if r != nil {
 		return r
 	}
+	// No body (or no duration_hours) is the platform's default extension.
 	hours, ok, r := integer(rc.body, "duration_hours")
 	if r != nil {
 		return r
 	}
 	if !ok {
-		return invalid("duration_hours", "can't be blank")
+		hours = int64(defaultExtension / time.Hour)
 	}
 	if hours < 1 || hours > 720 {
 		return invalid("duration_hours", "must be between 1 and 720")
@@ -282,7 +320,9 @@ func (s *Server) extendPlayground(rc *reqCtx) *reply {
 	}
 	pg.ExpiresAt = base.Add(time.Duration(hours) * time.Hour)
 	pg.UpdatedAt = rc.now
-	return jsonReply(http.StatusOK, rc.st.playgroundView(pg))
+	return jsonReply(http.StatusOK, map[string]any{
+		"id": pg.ID, "expires_at": pg.ExpiresAt, "time_remaining": timeRemaining(pg.ExpiresAt, rc.now),
+	})
 }
 
 func (s *Server) playgroundLogs(rc *reqCtx) *reply {

@@ -126,6 +126,9 @@ func (s *Server) routes() *router {
 	rt.add("POST", "/api/marquees/{id}/connection_tests", s.testMarqueeConnection)
 	rt.add("POST", "/api/marquees/{id}/ssh_keys", s.newMarqueeSSHKey)
 
+	rt.add("GET", "/api/playspecs", s.listPlayspecs)
+	rt.add("GET", "/api/playspecs/{id}", s.getPlayspec)
+
 	rt.add("GET", "/api/async_requests/{id}", s.getAsyncRequest)
 	rt.add("GET", altStatusPattern, s.getAsyncRequest)
 

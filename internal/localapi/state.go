@@ -40,16 +40,23 @@ func seedState(now time.Time) *state {
 	for _, m := range []struct {
 		name string
 		paid time.Time
+		tls  bool
 	}{
-		{"local", funded},
-		{"prod-eu", funded},
-		{"unpaid", now.AddDate(0, 0, -3)},
+		{"local", funded, false},
+		{"prod-eu", funded, true},
+		{"unpaid", now.AddDate(0, 0, -3), false},
 	} {
 		st.NextMarqueeID++
-		st.Marquees = append(st.Marquees, &marquee{
+		mq := &marquee{
 			ID: st.NextMarqueeID, Name: m.name, Host: m.name + ".fibe.test", Port: 22, User: "fibe",
+			Status: "active", BuildPlatform: "linux/amd64", HasSSHKey: true,
 			PaidUntil: m.paid, CreatedAt: now, UpdatedAt: now,
-		})
+		}
+		if m.tls {
+			mq.DomainsInput, mq.HTTPSEnabled = m.name+".fibe.test", true
+			mq.TLSCertificateSource, mq.ACMEEmail = "letsencrypt", "ops@fibe.test"
+		}
+		st.Marquees = append(st.Marquees, mq)
 	}
 	return st
 }

@@ -21,9 +21,10 @@ type playgroundView struct {
 	StateReason   *string           `json:"state_reason"`
 	StateReasons  []string          `json:"state_reasons"`
 	ErrorMessage  *string           `json:"error_message"`
-	Maintenance   bool              `json:"maintenance"`
+	Maintenance   bool              `json:"maintenance_enabled"`
 	EnvOverrides  map[string]string `json:"env_overrides"`
 	ExpiresAt     time.Time         `json:"expires_at"`
+	TimeRemaining int64             `json:"time_remaining"` // seconds until expires_at, 0 once past
 	CreatedAt     time.Time         `json:"created_at"`
 	UpdatedAt     time.Time         `json:"updated_at"`
 	ServiceURLs   []serviceURLView  `json:"service_urls"`
@@ -60,17 +61,29 @@ type buildStatus struct {
 	Error   *string `json:"error"`
 }
 
+// marqueeView carries every field of fibe-api.md; the write-only secrets
+// (SSH private key, TLS private key, Docker Hub token) have no field here,
+// only whether one is set.
 type marqueeView struct {
-	ID               int64     `json:"id"`
-	Name             string    `json:"name"`
-	Host             string    `json:"host"`
-	Port             int       `json:"port"`
-	User             string    `json:"user"`
-	Status           string    `json:"status"`
-	SSHKeyConfigured bool      `json:"ssh_key_configured"`
-	PaidUntil        time.Time `json:"paid_until"`
-	CreatedAt        time.Time `json:"created_at"`
-	UpdatedAt        time.Time `json:"updated_at"`
+	ID                   int64     `json:"id"`
+	Name                 string    `json:"name"`
+	Host                 string    `json:"host"`
+	Port                 int       `json:"port"`
+	User                 string    `json:"user"`
+	Status               string    `json:"status"`
+	DomainsInput         *string   `json:"domains_input"`
+	HTTPSEnabled         bool      `json:"https_enabled"`
+	TLSCertificateSource *string   `json:"tls_certificate_source"`
+	ACMEEmail            *string   `json:"acme_email"`
+	DockerhubAuthEnabled bool      `json:"dockerhub_auth_enabled"`
+	DockerhubUsername    *string   `json:"dockerhub_username"`
+	BuildPlatform        *string   `json:"build_platform"`
+	PropID               *int64    `json:"prop_id"`
+	SSHKeyConfigured     bool      `json:"ssh_key_configured"`
+	PaidUntil            time.Time `json:"paid_until"`
+	BillingRuntimeActive bool      `json:"billing_runtime_active"`
+	CreatedAt            time.Time `json:"created_at"`
+	UpdatedAt            time.Time `json:"updated_at"`
 }
 
 type listMeta struct {
@@ -91,13 +104,15 @@ func nullable(s string) *string {
 	return &s
 }
 
-func (st *state) playgroundView(pg *playground) playgroundView {
+// playgroundView shows pg as of now (time_remaining depends on it).
+func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
 	ps := playspecByID(pg.PlayspecID)
 	v := playgroundView{
 		ID: pg.ID, Name: pg.Name, Status: pg.Status, MarqueeID: pg.MarqueeID, PlayspecID: pg.PlayspecID,
 		StateReason: nullable(pg.StateReason), StateReasons: append([]string{}, pg.StateReasons...),
 		ErrorMessage: nullable(pg.ErrorMessage), Maintenance: pg.Maintenance,
-		EnvOverrides: pg.EnvOverrides, ExpiresAt: pg.ExpiresAt, CreatedAt: pg.CreatedAt, UpdatedAt: pg.UpdatedAt,
+		EnvOverrides: pg.EnvOverrides, ExpiresAt: pg.ExpiresAt, TimeRemaining: timeRemaining(pg.ExpiresAt, now),
+		CreatedAt: pg.CreatedAt, UpdatedAt: pg.UpdatedAt,
 		ServiceURLs: []serviceURLView{}, Services: []serviceView{},
 		BuildStatuses: append([]buildStatus{}, pg.BuildStatuses...),
 	}
@@ -143,22 +158,30 @@ func serviceState(status string) (svc, health string, running bool, exit *int) {
 	}
 }
 
-func (st *state) playgroundStatusView(pg *playground) playgroundStatusView {
+// timeRemaining is whole seconds from now until expires, never negative.
+func timeRemaining(expires, now time.Time) int64 {
+	return max(0, int64(expires.Sub(now)/time.Second))
+}
+
+func (st *state) playgroundStatusView(pg *playground, now time.Time) playgroundStatusView {
 	return playgroundStatusView{
-		playgroundView: st.playgroundView(pg),
+		playgroundView: st.playgroundView(pg, now),
 		ErrorStep:      nullable(pg.ErrorStep), ErrorStepLabel: nullable(pg.ErrorStepLabel),
 		ErrorDetails: pg.ErrorDetails, FailureDiagnostics: pg.FailureDiagnostics,
 	}
 }
 
+// marqueeViewOf shows m as of now: billing_runtime_active says whether it
+// is paid for today, independently of its status (active or disabled).
 func marqueeViewOf(m *marquee, now time.Time) marqueeView {
-	status := "active"
-	if !m.funded(now) {
-		status = "unfunded"
-	}
 	return marqueeView{
-		ID: m.ID, Name: m.Name, Host: m.Host, Port: m.Port, User: m.User, Status: status,
-		SSHKeyConfigured: m.HasSSHKey, PaidUntil: m.PaidUntil, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt,
+		ID: m.ID, Name: m.Name, Host: m.Host, Port: m.Port, User: m.User, Status: m.status(),
+		DomainsInput: nullable(m.DomainsInput), HTTPSEnabled: m.HTTPSEnabled,
+		TLSCertificateSource: nullable(m.TLSCertificateSource), ACMEEmail: nullable(m.ACMEEmail),
+		DockerhubAuthEnabled: m.DockerhubAuthEnabled, DockerhubUsername: nullable(m.DockerhubUsername),
+		BuildPlatform: nullable(m.BuildPlatform), PropID: m.PropID,
+		SSHKeyConfigured: m.HasSSHKey, PaidUntil: m.PaidUntil, BillingRuntimeActive: m.funded(now),
+		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt,
 	}
 }
 
