@@ -108,14 +108,20 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 }
 
 func who(u *client.User) string {
-	switch {
-	case u == nil:
+	if u == nil {
 		return "unknown user"
-	case u.Name != "" && u.Email != "":
-		return u.Name + " <" + u.Email + ">"
+	}
+	name := u.Username
+	if name == "" {
+		name = u.Name // older servers
+	}
+	switch {
+	case name != "" && u.Email != "":
+		return name + " <" + u.Email + ">"
 	case u.Email != "":
 		return u.Email
-	default:
-		return u.Name
+	case name != "":
+		return name
 	}
+	return "unknown user"
 }

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,10 +18,12 @@ type StatusOptions struct {
 }
 
 // StatusResult is the JSON form of `fibe auth status`. The token is masked.
+// Scopes are what the key may do (api_key_scopes of GET /api/me).
 type StatusResult struct {
 	APIURL      string       `json:"api_url"`
 	Profile     string       `json:"profile"`
 	User        *client.User `json:"user"`
+	Scopes      []string     `json:"scopes"`
 	Token       string       `json:"token"`
 	TokenSource string       `json:"token_source"`
 }
@@ -30,7 +33,7 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions)
 	opts := &StatusOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "status",
-		Short: "Show who you are, on which API, and where the key comes from",
+		Short: "Show who you are, what your key may do, on which API, and where the key comes from",
 		Example: `  fibe auth status
   fibe --profile staging auth status --json`,
 		Args: cmdutil.NoArgs,
@@ -64,7 +67,11 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	res := StatusResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, Token: config.MaskToken(key), TokenSource: source}
+	scopes := me.APIKeyScopes
+	if scopes == nil {
+		scopes = []string{}
+	}
+	res := StatusResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, Scopes: scopes, Token: config.MaskToken(key), TokenSource: source}
 	ios := f.IOStreams
 	if ios.JSON() {
 		return ios.PrintJSON(res)
@@ -74,6 +81,11 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 	d.Add("API", res.APIURL)
 	d.Add("Profile", res.Profile)
 	d.Add("Logged in as", who(me))
+	if len(scopes) > 0 {
+		d.Add("Scopes", strings.Join(scopes, ", "))
+	} else {
+		d.Add("Scopes", "(the server did not say)")
+	}
 	d.Add("Token", res.Token)
 	d.Add("Token source", res.TokenSource)
 	return d.Render()

@@ -40,6 +40,23 @@ func CompleteMarqueeFlag(f *Factory) CompletionFunc {
 	}
 }
 
+// CompletePlayspecFlag completes a --playspec flag value from GET
+// /api/playspecs.
+func CompletePlayspecFlag(f *Factory) CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return completeNames(f, listPlayspecNames)(cmd, nil, toComplete)
+	}
+}
+
+func listPlayspecNames(ctx context.Context, c *client.Client) ([]string, error) {
+	items, _, err := c.Playspecs.List(ctx, client.ListOptions{PerPage: 100})
+	names := make([]string, 0, len(items))
+	for _, p := range items {
+		names = append(names, p.Name+"\t"+p.Description)
+	}
+	return names, err
+}
+
 func listMarqueeNames(ctx context.Context, c *client.Client) ([]string, error) {
 	items, _, err := c.Marquees.List(ctx, client.ListOptions{PerPage: 100})
 	names := make([]string, 0, len(items))

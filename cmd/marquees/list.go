@@ -12,8 +12,15 @@ import (
 // ListOptions are the inputs of `fibe marquees list`.
 type ListOptions struct {
 	Factory *cmdutil.Factory
+	cmdutil.FilterFlags
 	cmdutil.ListFlags
 }
+
+// Statuses and sort keys the API accepts in a marquee list (fibe-api.md).
+var (
+	listStatuses = []string{"active", "disabled"}
+	listSortKeys = []string{"id", "name", "status", "host", "created_at", "updated_at"}
+)
 
 // NewCmdList builds `fibe marquees list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
@@ -22,11 +29,17 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List marquees",
+		Long: `List marquees, filtered on the server. Filters combine (all must match)
+and apply before paging.`,
 		Example: `  fibe mq list
-  fibe mq list --all --jq '.[] | select(.status=="active") | .name'`,
+  fibe mq list --status active --sort name
+  fibe mq list --all --jq '.[] | select(.billing_runtime_active) | .name'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.Validate(cmd); err != nil {
+			if err := opts.ListFlags.Validate(cmd); err != nil {
+				return err
+			}
+			if err := opts.FilterFlags.Validate(); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -35,6 +48,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 			return listRun(cmd.Context(), opts)
 		},
 	}
+	cmdutil.AddFilterFlags(cmd, &opts.FilterFlags, "marquees", listStatuses, listSortKeys)
 	cmdutil.AddListFlags(cmd, &opts.ListFlags)
 	return cmd
 }
@@ -45,6 +59,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	lo := client.ListOptions{Page: opts.Page, PerPage: opts.PerPage}
+	opts.FilterFlags.Apply(&lo)
 	var items []client.Marquee
 	var meta *client.ListMeta
 	if opts.All {

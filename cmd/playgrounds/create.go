@@ -2,10 +2,13 @@ package playgrounds
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
 )
 
@@ -48,6 +51,7 @@ without the {"playground": {...}} wrapper; flags override the payload.`,
 	cmd.Flags().StringArrayVar(&opts.Env, "env", nil, "Environment override KEY=VALUE (repeatable)")
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "JSON payload file, or - for stdin")
 	_ = cmd.RegisterFlagCompletionFunc("marquee", cmdutil.CompleteMarqueeFlag(f))
+	_ = cmd.RegisterFlagCompletionFunc("playspec", cmdutil.CompletePlayspecFlag(f))
 	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
 	cmdutil.AddWaitFlags(cmd, &opts.Wait)
 	return cmd
@@ -98,6 +102,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	p, resp, err := c.Playgrounds.Create(ctx, body, mo, wo)
 	stop(err)
 	if err != nil {
+		knownPlayspecs(ctx, c, err)
 		return cmdutil.WaitFailed(f, err)
 	}
 	return cmdutil.Finish(f, resp, p, p == nil, func() error {
@@ -114,4 +119,25 @@ func nameOf(body map[string]any) string {
 		return s
 	}
 	return ""
+}
+
+// knownPlayspecs adds the known playspecs (details.known_playspecs) to a
+// refusal of the playspec_id, unless the server's message lists them already.
+func knownPlayspecs(ctx context.Context, c *client.Client, err error) {
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Code != client.CodeValidation || strings.Contains(ce.Message, "known") {
+		return
+	}
+	if _, ok := ce.Details["playspec_id"]; !ok {
+		return
+	}
+	specs, _, lerr := c.Playspecs.List(ctx, client.ListOptions{PerPage: 100})
+	if lerr != nil || len(specs) == 0 {
+		return
+	}
+	names := make([]string, len(specs))
+	for i, ps := range specs {
+		names[i] = ps.Name
+	}
+	ce.Details["known_playspecs"] = names
 }

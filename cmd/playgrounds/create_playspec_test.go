@@ -1,0 +1,53 @@
+package playgrounds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
+)
+
+// A server that refuses an unknown playspec without naming the known ones:
+// the error gains them from GET /api/playspecs.
+func TestUnknownPlayspecListsTheKnownOnes(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/api/playgrounds":
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			fmt.Fprint(w, `{"error":{"code":"VALIDATION_FAILED","message":"playspec_id is invalid","details":{"playspec_id":["is invalid"]}}}`)
+		case r.Method == http.MethodGet && r.URL.Path == "/api/playspecs":
+			fmt.Fprint(w, `{"data":[{"id":1,"name":"rails"},{"id":2,"name":"node"}],"meta":{"page":1,"per_page":100,"total":2}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"error":{"code":"RESOURCE_NOT_FOUND","message":"not found"}}`)
+		}
+	}))
+	t.Cleanup(ts.Close)
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
+		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": ts.URL, "FIBE_API_KEY": "fibe_test_key",
+		"FIBE_PROFILE": "", "FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "",
+	} {
+		t.Setenv(k, v)
+	}
+	ios, _, _, _ := output.Test()
+	f := cmdutil.New(ios, nil)
+	err := createRun(context.Background(), &CreateOptions{Factory: f, Name: "x", Playspec: "rials"})
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Code != client.CodeValidation {
+		t.Fatalf("create with an unknown playspec: %v", err)
+	}
+	if known, _ := ce.Details["known_playspecs"].([]string); !slices.Equal(known, []string{"rails", "node"}) {
+		t.Fatalf("details %v", ce.Details)
+	}
+}
