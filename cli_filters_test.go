@@ -1,6 +1,11 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -145,4 +150,159 @@ func TestPlayspecCompletionAndKnownPlayspecs(t *testing.T) {
 
 	r = expectExit(t, w, 5, "VALIDATION_FAILED", "pg", "create", "--name", "x", "--playspec", "nope")
 	mustContain(t, "unknown playspec", r.stderr, "web, broken")
+}
+
+// serve starts `fibe local serve` with args and returns its URL and key.
+func serve(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	w := newUser(t)
+	p := w.start(append([]string{"local", "serve", "--addr", "127.0.0.1:0", "--speed", "50"}, args...)...)
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(interrupt)
+		p.wait(t, 10*time.Second)
+	})
+	exportRE := regexp.MustCompile(`export FIBE_API_URL=(\S+) FIBE_API_KEY=(\S+)`)
+	p.waitFor(t, 10*time.Second, "the export line", func(stdout, _ string) bool { return exportRE.MatchString(stdout) })
+	stdout, _ := p.output()
+	m := exportRE.FindStringSubmatch(stdout)
+	return m[1], m[2]
+}
+
+// call sends one request as any HTTP client would and decodes the JSON answer.
+func call(t *testing.T, base, key, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, base+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil && res.StatusCode != http.StatusNoContent {
+		t.Fatalf("%s %s: %d, body not JSON: %v", method, path, res.StatusCode, err)
+	}
+	return res.StatusCode, out
+}
+
+// pollDone polls a status URL until success or error (bounded).
+func pollDone(t *testing.T, base, key, statusURL string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		_, body := call(t, base, key, "GET", statusURL, "")
+		if s := body["status"]; s == "success" || s == "error" {
+			return body
+		}
+		time.Sleep(20 * time.Millisecond) // a poll interval, not a wait for a result
+	}
+	t.Fatalf("%s never finished", statusURL)
+	return nil
+}
+
+// `fibe local serve` answers a client that is not fibe as the platform does.
+func TestLocalServeAnswersAsThePlatform(t *testing.T) {
+	t.Parallel()
+	base, key := serve(t)
+
+	for _, body := range []string{
+		`{"playground":{"name":"one","playspec_id":"web","marquee_id":"local"}}`,
+		`{"playground":{"name":"two","playspec_id":"broken","marquee_id":"prod-eu"}}`,
+		`{"playground":{"name":"three","playspec_id":2,"marquee_id":"local"}}`,
+	} {
+		if code, pg := call(t, base, key, "POST", "/api/playgrounds", body); code != http.StatusCreated {
+			t.Fatalf("create: %d %v", code, pg)
+		}
+	}
+	names := func(path string) []string {
+		code, body := call(t, base, key, "GET", path, "")
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", path, code, body)
+		}
+		out := []string{}
+		for _, d := range body["data"].([]any) {
+			out = append(out, d.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	if got := names("/api/playgrounds?playspec_id=2"); !slices.Equal(got, []string{"two", "three"}) {
+		t.Errorf("playspec_id=2: %v", got)
+	}
+	if got := names("/api/playgrounds?playspec_id=broken&marquee_id=local&per_page=1"); !slices.Equal(got, []string{"three"}) {
+		t.Errorf("combined filters: %v", got)
+	}
+	if got := names("/api/playgrounds?sort=-name&per_page=2&page=2"); !slices.Equal(got, []string{"one"}) {
+		t.Errorf("sorted page 2: %v", got)
+	}
+	for _, q := range []string{"created_after=soon", "sort=size", "status=asleep", "marquee_id=nowhere"} {
+		code, body := call(t, base, key, "GET", "/api/playgrounds?"+q, "")
+		param, _, _ := strings.Cut(q, "=")
+		if errObj, _ := body["error"].(map[string]any); code != 422 || errObj["code"] != "VALIDATION_FAILED" || !strings.Contains(fmt.Sprint(errObj["details"]), param) {
+			t.Errorf("GET ?%s: %d %v", q, code, body)
+		}
+	}
+
+	if got := names("/api/playspecs"); !slices.Equal(got, []string{"web", "broken"}) {
+		t.Errorf("playspecs: %v", got)
+	}
+	if code, ps := call(t, base, key, "GET", "/api/playspecs/broken", ""); code != 200 || ps["id"] != float64(2) {
+		t.Errorf("playspec by name: %d %v", code, ps)
+	}
+	_, me := call(t, base, key, "GET", "/api/me", "")
+	for _, f := range []string{"id", "username", "email", "avatar_url", "api_key_scopes"} {
+		if _, ok := me[f]; !ok {
+			t.Errorf("/api/me lacks %s: %v", f, me)
+		}
+	}
+	code, ext := call(t, base, key, "POST", "/api/playgrounds/one/expiration", "")
+	if code != 200 || len(ext) != 3 || ext["time_remaining"].(float64) < 47*3600 {
+		t.Errorf("extend without a body: %d %v", code, ext)
+	}
+	code, mq := call(t, base, key, "PATCH", "/api/marquees/prod-eu", `{"marquee":{"status":"disabled","build_platform":"linux/arm64","dockerhub_auth_enabled":true,"dockerhub_username":"u","dockerhub_token":"dckr_pat_SECRET"}}`)
+	if code != 200 || mq["status"] != "disabled" || mq["build_platform"] != "linux/arm64" || mq["billing_runtime_active"] != true || strings.Contains(fmt.Sprint(mq), "SECRET") {
+		t.Errorf("marquee update: %d %v", code, mq)
+	}
+	if code, _ := call(t, base, key, "PATCH", "/api/marquees/prod-eu", `{"marquee":{"status":"paused"}}`); code != 422 {
+		t.Errorf("status paused: %d", code)
+	}
+	_, unpaid := call(t, base, key, "GET", "/api/marquees/unpaid", "")
+	if unpaid["billing_runtime_active"] != false || unpaid["status"] != "active" {
+		t.Errorf("unpaid: %v", unpaid)
+	}
+	code, h := call(t, base, key, "POST", "/api/marquees/local/connection_tests", "")
+	if code != 202 {
+		t.Fatalf("connection test: %d %v", code, h)
+	}
+	done := pollDone(t, base, key, h["status_url"].(string))
+	if res, _ := done["result"].(map[string]any); res["success"] != true {
+		t.Errorf("connection test (default shape, under result): %v", done)
+	}
+	if code, body := call(t, base, key, "GET", "/api/props", ""); code != 404 || body["error"].(map[string]any)["code"] != "RESOURCE_NOT_FOUND" {
+		t.Errorf("unserved endpoint: %d %v", code, body)
+	}
+}
+
+// With --legacy-async the result fields are at the top level, as older
+// servers and the public Go SDK read them.
+func TestLocalServeLegacyAsyncShape(t *testing.T) {
+	t.Parallel()
+	base, key := serve(t, "--legacy-async")
+	code, h := call(t, base, key, "POST", "/api/marquees/local/connection_tests", "")
+	if code != 202 {
+		t.Fatalf("connection test: %d %v", code, h)
+	}
+	done := pollDone(t, base, key, h["status_url"].(string))
+	if _, nested := done["result"]; nested || done["success"] != true || done["status"] != "success" {
+		t.Errorf("legacy shape: %v", done)
+	}
 }

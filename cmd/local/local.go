@@ -68,9 +68,13 @@ broken (whose rollouts fail at the build step).
 
 --chaos takes a profile (flaky, outage, hostile) or a spec such as
 "503=0.2,latency=0.1:2s". --speed divides every simulated duration.
---legacy-async answers async polls in the older shape (top-level result
-fields, error/error_code), and --status-url alt|absolute moves the status
-URL of 202 answers, to check that a client polls the URL it is given.
+Any HTTP client gets the platform's answers: lists apply every documented
+filter (a value that cannot match is a 422), plus /api/playspecs and
+/api/me. Async results come under "result" by default; --legacy-async puts
+them at the top level of the poll body (failures as error/error_code), as
+older servers do and as clients written for them, such as the public Go
+SDK, expect. --status-url alt|absolute moves the status URL of 202
+answers, to check that a client polls the URL it is given.
 --async-create answers playground creation with 202 (the operation's result
 is the playground), as a busy platform may. Deleting a playground that has
 running containers always answers 202 and tears it down in the background.
@@ -103,7 +107,7 @@ Stop it with Ctrl-C.`,
 	cmd.Flags().Int64Var(&opts.Seed, "seed", 0, "Seed of the fault generator (reproducible chaos)")
 	cmd.Flags().Float64Var(&opts.Speed, "speed", 1, "Speed factor of simulated durations")
 	cmd.Flags().IntVar(&opts.RateLimit, "rate-limit", 0, "Requests per minute and key (default 600)")
-	cmd.Flags().BoolVar(&opts.LegacyAsync, "legacy-async", false, "Answer async status polls in the older shape")
+	cmd.Flags().BoolVar(&opts.LegacyAsync, "legacy-async", false, "Answer async status polls in the older shape (result fields at the top level), for clients written for older servers")
 	cmd.Flags().StringVar(&opts.StatusURL, "status-url", "default", "Status URL of 202 answers: default, alt or absolute")
 	cmd.Flags().BoolVar(&opts.AsyncCreate, "async-create", false, "Answer playground creation with 202 and an operation")
 	return cmd
