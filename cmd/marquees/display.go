@@ -10,15 +10,27 @@ import (
 
 func printTable(ios *output.IOStreams, items []client.Marquee) error {
 	cs := ios.ColorScheme()
-	t := output.NewTable(ios.Out, cs, "ID", "NAME", "HOST", "PORT", "USER", "STATUS", "PAID UNTIL")
+	t := output.NewTable(ios.Out, cs, "ID", "NAME", "HOST", "PORT", "USER", "STATUS", "FUNDED", "PAID UNTIL")
 	for _, m := range items {
 		port := ""
 		if m.Port != 0 {
 			port = strconv.Itoa(m.Port)
 		}
-		t.AddRow(strconv.FormatInt(m.ID, 10), m.Name, m.Host, port, m.User, cs.Status(m.Status), cmdutil.ShortRelative(m.PaidUntil))
+		t.AddRow(strconv.FormatInt(m.ID, 10), m.Name, m.Host, port, m.User, cs.Status(m.Status), funded(m.BillingRuntimeActive), cmdutil.ShortRelative(m.PaidUntil))
 	}
 	return t.Render()
+}
+
+// funded words billing_runtime_active: paid for today or not ("" when the
+// server does not say).
+func funded(active *bool) string {
+	switch {
+	case active == nil:
+		return ""
+	case *active:
+		return "yes"
+	}
+	return "no"
 }
 
 func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
@@ -33,12 +45,10 @@ func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
 	d.Add("User", m.User)
 	d.Add("Status", cs.Status(m.Status))
 	d.Add("Paid until", cmdutil.FormatTime(m.PaidUntil))
-	if m.BillingRuntimeActive != nil {
-		funded := "yes"
-		if !*m.BillingRuntimeActive {
-			funded = "no (top up to run playgrounds)"
-		}
-		d.Add("Funded today", funded)
+	if f := funded(m.BillingRuntimeActive); f == "no" {
+		d.Add("Funded today", "no (top up to run playgrounds)")
+	} else if f != "" {
+		d.Add("Funded today", f)
 	}
 	d.Add("Created", cmdutil.FormatTime(m.CreatedAt))
 	d.Add("Updated", cmdutil.FormatTime(m.UpdatedAt))
