@@ -53,11 +53,19 @@ without the {"playground": {...}} wrapper; flags override the payload.`,
 	return cmd
 }
 
+// createPayload is what a -f payload of `pg create` holds. The flags'
+// names are accepted for the API's (a "playspec" is a "playspec_id").
+var createPayload = cmdutil.PayloadSchema{
+	Wrapper: "playground",
+	Fields:  []string{"name", "playspec_id", "marquee_id", "env_overrides"},
+	Aliases: map[string]string{"playspec": "playspec_id", "marquee": "marquee_id", "env": "env_overrides"},
+}
+
 func createBody(opts *CreateOptions) (map[string]any, error) {
 	body := map[string]any{}
 	if opts.File != "" {
 		var err error
-		if body, err = cmdutil.ReadPayload(opts.Factory, opts.File, "playground"); err != nil {
+		if body, err = cmdutil.ReadPayloadFor(opts.Factory, opts.File, createPayload); err != nil {
 			return nil, err
 		}
 	}
@@ -76,10 +84,10 @@ func createBody(opts *CreateOptions) (map[string]any, error) {
 	}
 	cmdutil.MergeEnv(body, "env_overrides", env)
 	if _, ok := body["name"]; !ok {
-		return nil, output.FlagErrorf("--name is required (or a \"name\" in the payload)")
+		return nil, output.FlagErrorf("--name is required (or \"name\" in the payload)")
 	}
 	if _, ok := body["playspec_id"]; !ok {
-		return nil, output.FlagErrorf("--playspec is required (or a \"playspec_id\" in the payload)")
+		return nil, output.FlagErrorf("--playspec is required (or \"playspec\" in the payload)")
 	}
 	return body, nil
 }

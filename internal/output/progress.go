@@ -188,6 +188,16 @@ func (s *IOStreams) Notice(format string, args ...any) {
 	fmt.Fprintf(s.ErrOut, format+"\n", args...)
 }
 
+// Warning prints "Warning: ..." on stderr unless --quiet: something the
+// user should know that does not stop the command.
+func (s *IOStreams) Warning(format string, args ...any) {
+	if !s.ShowNotices() {
+		return
+	}
+	s.StopProgress()
+	fmt.Fprintf(s.ErrOut, s.ErrColorScheme().Yellow("Warning:")+" "+format+"\n", args...)
+}
+
 func roundDelay(d time.Duration) time.Duration {
 	if d >= time.Second {
 		return d.Round(100 * time.Millisecond)
