@@ -109,6 +109,16 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		return cmdutil.WaitFailed(f, err)
 	}
 	return cmdutil.Finish(f, resp, p, p == nil, func() error {
+		if resp != nil && resp.Replayed {
+			// The replayed answer holds the status recorded at the first
+			// request ("creating"): show the playground as it is now.
+			if now, _, err := c.Playgrounds.Get(ctx, p.Name); err == nil {
+				p = now
+				f.IOStreams.Notice("Showing %s as it is now.", p.Name)
+			} else {
+				f.IOStreams.Notice("The status below was recorded at the first request.")
+			}
+		}
 		if err := printPlayground(f.IOStreams, p); err != nil {
 			return err
 		}
