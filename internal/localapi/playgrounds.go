@@ -142,7 +142,11 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 		m = rc.st.findMarquee(mqRef)
 	}
 	if m == nil {
-		return invalid("marquee_id", "does not exist")
+		names := make([]string, 0, len(rc.st.Marquees))
+		for _, known := range rc.st.Marquees {
+			names = append(names, known.Name)
+		}
+		return invalid("marquee_id", "does not exist (known: "+strings.Join(names, ", ")+")")
 	}
 	env, _, r := stringMap(obj, "env_overrides")
 	if r != nil {
