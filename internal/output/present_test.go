@@ -2,6 +2,9 @@ package output
 
 import (
 	"encoding/json"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -196,5 +199,37 @@ func TestRulesTable(t *testing.T) {
 		if got := ExitCode(e); got != r.exit {
 			t.Errorf("%s: ExitCode %d, table %d", code, got, r.exit)
 		}
+	}
+}
+
+// The README's exit-code table says what the code does: every error code
+// it lists in a row exits with that row's code.
+func TestReadmeExitCodeTable(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("^\\| (\\d+) \\|.*\\|(.*)\\|$")
+	code := regexp.MustCompile("`([A-Z_]+)`")
+	checked := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		m := row.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		want, _ := strconv.Atoi(m[1])
+		for _, c := range code.FindAllStringSubmatch(m[2], -1) {
+			e := &client.Error{Code: c[1]}
+			if c[1] == client.CodeInternal {
+				e.Status = 503 // "any 5xx (INTERNAL_ERROR included)"
+			}
+			if got := ExitCode(e); got != want {
+				t.Errorf("README lists %s under exit %d; it exits %d", c[1], want, got)
+			}
+			checked++
+		}
+	}
+	if checked < 15 {
+		t.Errorf("only %d codes found in the README's table", checked)
 	}
 }
