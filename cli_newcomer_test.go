@@ -100,7 +100,7 @@ func TestPayloadErrorsThroughTheBinary(t *testing.T) {
 	mustContain(t, "syntax error", r.stderr, "bad.json: line 3, column 16: unexpected 'o'", "expected a JSON object of playground fields")
 	arr := write("arr.json", `[{"name": "a"}]`)
 	r = expectExit(t, w, 2, "", "pg", "create", "-f", arr)
-	mustContain(t, "array", r.stderr, "arr.json: the payload is an array; expected a JSON object")
+	mustContain(t, "array", r.stderr, "arr.json is an array; expected a JSON object")
 	mixed := write("mixed.json", `{"playground": {"name": "a", "playspec_id": "web"}, "name": "b"}`)
 	r = expectExit(t, w, 2, "", "pg", "create", "-f", mixed)
 	mustContain(t, "mixed", r.stderr, `both a "playground" object and top-level field "name"`)
@@ -116,7 +116,7 @@ func TestPayloadErrorsThroughTheBinary(t *testing.T) {
 	// The CLI's own names are accepted; unknown fields are sent, with a warning.
 	good := write("good.json", `{"name": "named", "playspec": "web", "color": "red"}`)
 	r = w.ok("pg", "create", "-f", good)
-	mustContain(t, "warning", r.stderr, `Warning: `+good+`: field "color" is not known to this version of fibe (it knows name, playspec_id, marquee_id, env_overrides); sent as given.`)
+	mustContain(t, "warning", r.stderr, `Warning: payload `+good+`: field "color" is not known to this version of fibe (it knows name, playspec_id, marquee_id, env_overrides); sent as given.`)
 }
 
 // ops wait and ops get print the result's card; --json the raw result.

@@ -93,10 +93,10 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 		want          []string
 	}{
 		{"typo", "{\n  \"name\": \"x\",\n  \"playspec\": nope\n}", []string{"payload.json: line 3, column 16: unexpected 'o', not valid JSON", "expected a JSON object of playground fields (name, playspec_id, marquee_id, env_overrides)"}},
-		{"array", `[{"name": "x"}]`, []string{"payload.json: the payload is an array; expected a JSON object of playground fields"}},
-		{"null", `null`, []string{"the payload is null"}},
+		{"array", `[{"name": "x"}]`, []string{"payload.json is an array; expected a JSON object of playground fields"}},
+		{"null", `null`, []string{"is null"}},
 		{"truncated", "{\"name\": \"x\",\n", []string{"line 2, column 1: the JSON ends too early"}},
-		{"empty", "", []string{"the payload is empty"}},
+		{"empty", "", []string{"payload.json is empty"}},
 		{"trailing", "{\"name\": \"x\"}\n{}", []string{"line 2, column 1: more data after the JSON object"}},
 		{"wrapper and fields", `{"playground": {"name": "x"}, "playspec_id": "web"}`, []string{`both a "playground" object and top-level field "playspec_id"`}},
 		{"wrapper not an object", `{"playground": ["x"]}`, []string{`"playground" is an array`}},
@@ -139,7 +139,7 @@ func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
 	if body["playspec_id"] != "web" || body["marquee_id"] != int64(7) || body["ttl_hours"] == nil || body["playspec"] != nil {
 		t.Errorf("body: %#v", body)
 	}
-	want := `Warning: stdin: fields "color", "ttl_hours" are not known to this version of fibe (it knows name, playspec_id, marquee_id, env_overrides); sent as given.` + "\n"
+	want := `Warning: payload stdin: fields "color", "ttl_hours" are not known to this version of fibe (it knows name, playspec_id, marquee_id, env_overrides); sent as given.` + "\n"
 	if errOut.String() != want {
 		t.Errorf("warning:\n%q\nwant\n%q", errOut, want)
 	}

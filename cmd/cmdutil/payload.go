@@ -68,16 +68,16 @@ func ReadPayloadFor(f *Factory, path string, schema PayloadSchema) (map[string]a
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
-		return nil, output.FlagErrorf("%s: %s; expected %s", source, syntaxProblem(data, err), expected)
+		return nil, output.FlagErrorf("payload %s%s; expected %s", source, syntaxProblem(data, err), expected)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return nil, output.FlagErrorf("%s: the payload is %s; expected %s", source, jsonKind(doc), expected)
+		return nil, output.FlagErrorf("payload %s is %s; expected %s", source, jsonKind(doc), expected)
 	}
 	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
 		line, col := position(data, firstNonSpace(data, end))
-		return nil, output.FlagErrorf("%s: line %d, column %d: more data after the JSON object; expected %s", source, line, col, expected)
+		return nil, output.FlagErrorf("payload %s: line %d, column %d: more data after the JSON object; expected %s", source, line, col, expected)
 	}
 	if obj, err = schema.unwrap(source, obj); err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func ReadPayloadFor(f *Factory, path string, schema PayloadSchema) (map[string]a
 		return nil, err
 	}
 	if unknown := schema.unknown(obj); len(unknown) > 0 {
-		f.IOStreams.Warning("%s: %s not known to this version of fibe (it knows %s); sent as given.",
+		f.IOStreams.Warning("payload %s: %s not known to this version of fibe (it knows %s); sent as given.",
 			source, fieldList(unknown, "field", "fields")+verb(len(unknown)), strings.Join(schema.Fields, ", "))
 	}
 	return obj, nil
@@ -117,7 +117,7 @@ func (s PayloadSchema) unwrap(source string, obj map[string]any) (map[string]any
 	}
 	inner, isObj := raw.(map[string]any)
 	if !isObj {
-		return nil, output.FlagErrorf("%s: %q is %s; expected a JSON object of %s fields", source, s.Wrapper, jsonKind(raw), s.Wrapper)
+		return nil, output.FlagErrorf("payload %s: %q is %s; expected a JSON object of %s fields", source, s.Wrapper, jsonKind(raw), s.Wrapper)
 	}
 	if len(obj) > 1 {
 		var rest []string
@@ -127,7 +127,7 @@ func (s PayloadSchema) unwrap(source string, obj map[string]any) (map[string]any
 			}
 		}
 		sort.Strings(rest)
-		return nil, output.FlagErrorf("%s: the payload has both a %q object and top-level %s: put every field inside %q, or drop the wrapper",
+		return nil, output.FlagErrorf("payload %s has both a %q object and top-level %s: put every field inside %q, or drop the wrapper",
 			source, s.Wrapper, fieldList(rest, "field", "fields"), s.Wrapper)
 	}
 	return inner, nil
@@ -147,7 +147,7 @@ func (s PayloadSchema) applyAliases(source string, obj map[string]any) error {
 		}
 		field := s.Aliases[alias]
 		if _, both := obj[field]; both {
-			return output.FlagErrorf("%s: the payload has both %q and %q, which mean the same: keep one", source, alias, field)
+			return output.FlagErrorf("payload %s has both %q and %q, which mean the same: keep one", source, alias, field)
 		}
 		if str, isStr := v.(string); isStr {
 			v = IDOrName(str)
@@ -196,7 +196,8 @@ func verb(n int) string {
 }
 
 // syntaxProblem says where and why a payload is not JSON, without the
-// decoder's vocabulary: "line 3, column 7: unexpected 'o'".
+// decoder's vocabulary: ": line 3, column 7: unexpected 'o'", to follow
+// the file's name.
 func syntaxProblem(data []byte, err error) string {
 	var syn *json.SyntaxError
 	switch {
@@ -207,18 +208,18 @@ func syntaxProblem(data []byte, err error) string {
 		}
 		if at >= len(data) {
 			line, col := position(data, len(data))
-			return fmt.Sprintf("line %d, column %d: the JSON ends too early", line, col)
+			return fmt.Sprintf(": line %d, column %d: the JSON ends too early", line, col)
 		}
 		line, col := position(data, at)
 		r, _ := utf8.DecodeRune(data[at:])
-		return fmt.Sprintf("line %d, column %d: unexpected %s, not valid JSON", line, col, strconv.QuoteRune(r))
+		return fmt.Sprintf(": line %d, column %d: unexpected %s, not valid JSON", line, col, strconv.QuoteRune(r))
 	case errors.Is(err, io.EOF):
-		return "the payload is empty"
+		return " is empty"
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := position(data, len(data))
-		return fmt.Sprintf("line %d, column %d: the JSON ends too early", line, col)
+		return fmt.Sprintf(": line %d, column %d: the JSON ends too early", line, col)
 	}
-	return "not valid JSON"
+	return " is not valid JSON"
 }
 
 // position is the 1-based line and column (in characters) of byte offset at.
