@@ -4,7 +4,7 @@ package breaker
 
 import (
 	"context"
-	"strconv"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,6 +52,19 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions)
 	}
 }
 
+// Status is the JSON form of one breaker in `fibe breaker status`: the
+// stored state, plus what opened it and when it lets a probe through.
+type Status struct {
+	client.BreakerStatus
+	// OpenedAt is when an open breaker opened (open_until less the open time).
+	OpenedAt time.Time `json:"opened_at,omitzero"`
+	// OpenedAfter is the number of consecutive failures that open a breaker:
+	// an open breaker's count is reset, so this says what opened it.
+	OpenedAfter int `json:"opened_after_failures,omitempty"`
+	// ProbeAt is when an open breaker lets the first probe through.
+	ProbeAt time.Time `json:"probe_at,omitzero"`
+}
+
 func statusRun(opts *StatusOptions) error {
 	c, err := opts.Factory.ClientWithoutKey()
 	if err != nil {
@@ -61,29 +74,62 @@ func statusRun(opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	if list == nil {
-		list = []client.BreakerStatus{}
+	policy := c.Policy()
+	out := make([]Status, 0, len(list))
+	for _, b := range list {
+		s := Status{BreakerStatus: b}
+		if b.State == "open" && !b.OpenUntil.IsZero() {
+			s.OpenedAt = b.OpenUntil.Add(-policy.BreakerOpenTimeout)
+			s.OpenedAfter = policy.BreakerThreshold
+			s.ProbeAt = b.OpenUntil
+		}
+		out = append(out, s)
 	}
 	ios := opts.Factory.IOStreams
 	if ios.JSON() {
-		return ios.PrintJSON(list)
+		return ios.PrintJSON(out)
 	}
-	if len(list) == 0 {
+	if len(out) == 0 {
 		ios.Notice("No breakers: every resource is closed.")
 		return nil
 	}
+	return printStatus(ios, out, policy.BreakerThreshold, policy.BreakerProbes, time.Now())
+}
+
+// printStatus draws the table: for an open breaker what opened it and when,
+// and when it will let a probe through; for a closed one how many failures
+// in a row it has seen of those that open it.
+func printStatus(ios *output.IOStreams, list []Status, threshold, probes int, now time.Time) error {
 	cs := ios.ColorScheme()
-	t := output.NewTable(ios.Out, cs, "RESOURCE", "STATE", "FAILURES", "RETRY IN")
+	t := output.NewTable(ios.Out, cs, "RESOURCE", "STATE", "FAILURES", "OPENED", "NEXT PROBE")
 	for _, b := range list {
-		retry := ""
-		if b.State == "open" && !b.OpenUntil.IsZero() {
-			if d := time.Until(b.OpenUntil); d > 0 {
-				retry = d.Round(time.Second).String()
+		failures := fmt.Sprintf("%d of %d", b.ConsecutiveFailures, threshold)
+		opened, probe := "", ""
+		switch b.State {
+		case "open":
+			failures = fmt.Sprintf("%d in a row", b.OpenedAfter)
+			if !b.OpenedAt.IsZero() {
+				opened = fmt.Sprintf("%s (%s ago)", b.OpenedAt.Local().Format("15:04:05"), roundSecond(now.Sub(b.OpenedAt)))
 			}
+			if d := b.ProbeAt.Sub(now); d > 0 {
+				probe = "in " + roundSecond(d).String()
+			} else if !b.ProbeAt.IsZero() {
+				probe = "now"
+			}
+		case "half-open":
+			failures = ""
+			probe = fmt.Sprintf("now (at most %s)", cmdutil.Plural(probes, "probe"))
 		}
-		t.AddRow(b.Resource, cs.Status(b.State), strconv.Itoa(b.ConsecutiveFailures), retry)
+		t.AddRow(b.Resource, cs.Status(b.State), failures, opened, probe)
 	}
 	return t.Render()
+}
+
+func roundSecond(d time.Duration) time.Duration {
+	if d < 0 {
+		return 0
+	}
+	return d.Round(time.Second)
 }
 
 // ResetOptions are the inputs of `fibe breaker reset`.

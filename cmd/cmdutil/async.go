@@ -83,7 +83,7 @@ func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err er
 	f.IOStreams.StartProgress(label)
 	return func(err error) {
 		if err != nil {
-			f.IOStreams.StopProgress()
+			f.IOStreams.FailProgress(err)
 			return
 		}
 		f.IOStreams.SucceedProgress()

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -74,5 +75,72 @@ func TestRelative(t *testing.T) {
 func TestIDOrName(t *testing.T) {
 	if IDOrName("42") != int64(42) || IDOrName("web") != "web" || IDOrName("0") != "0" {
 		t.Error("IDOrName")
+	}
+}
+
+var testSchema = PayloadSchema{
+	Wrapper: "playground",
+	Fields:  []string{"name", "playspec_id", "marquee_id", "env_overrides"},
+	Aliases: map[string]string{"playspec": "playspec_id", "marquee": "marquee_id"},
+}
+
+// Payload errors name the file, the line and the column, and say what was
+// expected, in the user's words rather than the decoder's.
+func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, content string
+		want          []string
+	}{
+		{"typo", "{\n  \"name\": \"x\",\n  \"playspec\": nope\n}", []string{"payload.json: line 3, column 16: unexpected 'o', not valid JSON", "expected a JSON object of playground fields (name, playspec_id, marquee_id, env_overrides)"}},
+		{"array", `[{"name": "x"}]`, []string{"payload.json is an array; expected a JSON object of playground fields"}},
+		{"null", `null`, []string{"is null"}},
+		{"truncated", "{\"name\": \"x\",\n", []string{"line 2, column 1: the JSON ends too early"}},
+		{"empty", "", []string{"payload.json is empty"}},
+		{"trailing", "{\"name\": \"x\"}\n{}", []string{"line 2, column 1: more data after the JSON object"}},
+		{"wrapper and fields", `{"playground": {"name": "x"}, "playspec_id": "web"}`, []string{`both a "playground" object and top-level field "playspec_id"`}},
+		{"wrapper not an object", `{"playground": ["x"]}`, []string{`"playground" is an array`}},
+		{"alias and field", `{"playspec": "web", "playspec_id": "web"}`, []string{`both "playspec" and "playspec_id"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := dir + "/payload.json"
+			if err := os.WriteFile(path, []byte(c.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ios, _, _, _ := output.Test()
+			_, err := ReadPayloadFor(New(ios, nil), path, testSchema)
+			if err == nil || output.ExitCode(err) != output.ExitUsage {
+				t.Fatalf("want a usage error, got %v", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q not in %q", w, err)
+				}
+			}
+			for _, bad := range []string{"Go value", "interface", "literal", "unmarshal", "open "} {
+				if strings.Contains(err.Error(), bad) {
+					t.Errorf("Go internals (%q) in %q", bad, err)
+				}
+			}
+		})
+	}
+}
+
+// The CLI's own names are accepted; unknown fields are sent with a warning
+// that names them and the fields this CLI knows.
+func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
+	ios, in, _, errOut := output.Test()
+	in.WriteString(`{"playground": {"name": "x", "playspec": "web", "marquee": "7", "ttl_hours": 4, "color": "red"}}`)
+	body, err := ReadPayloadFor(New(ios, nil), "-", testSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body["playspec_id"] != "web" || body["marquee_id"] != int64(7) || body["ttl_hours"] == nil || body["playspec"] != nil {
+		t.Errorf("body: %#v", body)
+	}
+	want := `Warning: payload stdin: fields "color", "ttl_hours" are not known to this version of fibe (it knows name, playspec_id, marquee_id, env_overrides); sent as given.` + "\n"
+	if errOut.String() != want {
+		t.Errorf("warning:\n%q\nwant\n%q", errOut, want)
 	}
 }

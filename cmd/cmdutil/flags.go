@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -117,17 +118,25 @@ func RangeArgs(min, max int) cobra.PositionalArgs {
 	}
 }
 
-// nonBlank rejects an argument that is empty or only spaces.
+// MaxNameLength is the longest name a playground or marquee can have.
+const MaxNameLength = 63
+
+// nonBlank rejects an argument that is empty or only spaces, and an
+// <id|name> longer than any name can be (it would only earn a confusing
+// answer from a server that refuses the URL).
 func nonBlank(cmd *cobra.Command, args, names []string) error {
 	for i, a := range args {
-		if strings.TrimSpace(a) != "" {
-			continue
-		}
 		what := "argument"
 		if i < len(names) {
 			what = names[i]
 		}
-		return output.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
+		if strings.TrimSpace(a) == "" {
+			return output.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
+		}
+		if what == "<id|name>" && utf8.RuneCountInString(a) > MaxNameLength {
+			return output.FlagErrorf("%s: %s is %d characters long; a name has at most %d characters",
+				cmd.CommandPath(), what, utf8.RuneCountInString(a), MaxNameLength)
+		}
 	}
 	return nil
 }

@@ -13,6 +13,9 @@ import (
 // --idempotency-key is a usage error even without an API key.
 func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
 	var wo client.WaitOptions
+	if m.cmd != nil {
+		f.IOStreams.SetOperation(m.cmd.Name()) // "the create may have been applied"
+	}
 	mo, err := m.Options()
 	if err != nil {
 		return mo, wo, nil, err

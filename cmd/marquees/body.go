@@ -28,12 +28,18 @@ func addFieldFlags(cmd *cobra.Command, fl *fields, nameHelp string) {
 	cmd.Flags().StringVarP(&fl.File, "file", "f", "", "JSON payload file, or - for stdin")
 }
 
+// marqueePayload is what a -f payload of `mq create` and `mq update` holds.
+var marqueePayload = cmdutil.PayloadSchema{
+	Wrapper: "marquee",
+	Fields:  []string{"name", "host", "port", "user", "ssh_private_key"},
+}
+
 // body merges the payload file and the flags (flags win).
 func (fl *fields) body(f *cmdutil.Factory, cmd *cobra.Command) (map[string]any, error) {
 	body := map[string]any{}
 	if fl.File != "" {
 		var err error
-		if body, err = cmdutil.ReadPayload(f, fl.File, "marquee"); err != nil {
+		if body, err = cmdutil.ReadPayloadFor(f, fl.File, marqueePayload); err != nil {
 			return nil, err
 		}
 	}

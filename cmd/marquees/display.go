@@ -54,3 +54,6 @@ func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
 	d.Add("Updated", cmdutil.FormatTime(m.UpdatedAt))
 	return d.Render()
 }
+
+// PrintMarquee prints the card of a marquee, as `mq get` does.
+func PrintMarquee(ios *output.IOStreams, m *client.Marquee) error { return printMarquee(ios, m) }

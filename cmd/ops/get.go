@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -38,6 +39,9 @@ func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error
 		Args: cmdutil.ExactArgs(1, "<request-id>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RequestID = args[0]
+			if err := validRequestID(opts.RequestID); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -75,11 +79,17 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 			d.Add("Detail "+k, compact(doc.Error.Details[k]))
 		}
 	}
-	if len(doc.Result) > 0 {
-		d.Add("Result", indent(doc.Result))
-	}
 	if err := d.Render(); err != nil {
 		return err
+	}
+	if len(doc.Result) > 0 {
+		// The result, as the command that started the operation prints it.
+		if _, err := fmt.Fprintln(ios.Out); err != nil {
+			return err
+		}
+		if err := printResult(ios, doc.Result); err != nil {
+			return err
+		}
 	}
 	if doc.Status == "queued" || doc.Status == "running" {
 		ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", doc.RequestID))
@@ -103,18 +113,6 @@ func compact(v any) string {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return ""
-	}
-	return string(data)
-}
-
-func indent(raw json.RawMessage) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return string(raw)
 	}
 	return string(data)
 }

@@ -28,6 +28,9 @@ the command that started it would have. A failed operation exits 11.`,
 		Args:    cmdutil.ExactArgs(1, "<request-id>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RequestID = args[0]
+			if err := validRequestID(opts.RequestID); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -62,6 +65,5 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		return ios.PrintJSON(result)
 	}
 	ios.Notice("Operation %s succeeded.", opts.RequestID)
-	_, err = ios.Out.Write([]byte(indent(result) + "\n"))
-	return err
+	return printResult(ios, result)
 }

@@ -57,11 +57,19 @@ without the {"playground": {...}} wrapper; flags override the payload.`,
 	return cmd
 }
 
+// createPayload is what a -f payload of `pg create` holds. The flags'
+// names are accepted for the API's (a "playspec" is a "playspec_id").
+var createPayload = cmdutil.PayloadSchema{
+	Wrapper: "playground",
+	Fields:  []string{"name", "playspec_id", "marquee_id", "env_overrides"},
+	Aliases: map[string]string{"playspec": "playspec_id", "marquee": "marquee_id", "env": "env_overrides"},
+}
+
 func createBody(opts *CreateOptions) (map[string]any, error) {
 	body := map[string]any{}
 	if opts.File != "" {
 		var err error
-		if body, err = cmdutil.ReadPayload(opts.Factory, opts.File, "playground"); err != nil {
+		if body, err = cmdutil.ReadPayloadFor(opts.Factory, opts.File, createPayload); err != nil {
 			return nil, err
 		}
 	}
@@ -80,10 +88,10 @@ func createBody(opts *CreateOptions) (map[string]any, error) {
 	}
 	cmdutil.MergeEnv(body, "env_overrides", env)
 	if _, ok := body["name"]; !ok {
-		return nil, output.FlagErrorf("--name is required (or a \"name\" in the payload)")
+		return nil, output.FlagErrorf("--name is required (or \"name\" in the payload)")
 	}
 	if _, ok := body["playspec_id"]; !ok {
-		return nil, output.FlagErrorf("--playspec is required (or a \"playspec_id\" in the payload)")
+		return nil, output.FlagErrorf("--playspec is required (or \"playspec\" in the payload)")
 	}
 	return body, nil
 }
@@ -106,6 +114,16 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		return cmdutil.WaitFailed(f, err)
 	}
 	return cmdutil.Finish(f, resp, p, p == nil, func() error {
+		if resp != nil && resp.Replayed {
+			// The replayed answer holds the status recorded at the first
+			// request ("creating"): show the playground as it is now.
+			if now, _, err := c.Playgrounds.Get(ctx, p.Name); err == nil {
+				p = now
+				f.IOStreams.Notice("Showing %s as it is now.", p.Name)
+			} else {
+				f.IOStreams.Notice("The status below was recorded at the first request.")
+			}
+		}
 		if err := printPlayground(f.IOStreams, p); err != nil {
 			return err
 		}

@@ -132,3 +132,10 @@ func printLines(w io.Writer, lines []string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// PrintStatusCard prints the card of a playground (with its failed step
+// and diagnostics when it has them), as `pg status` does. Other commands
+// that end with a playground, such as `ops wait`, print the same card.
+func PrintStatusCard(ios *output.IOStreams, st *client.PlaygroundStatus) error {
+	return printStatus(ios, st)
+}

@@ -3,6 +3,7 @@ package playgrounds
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -78,6 +79,9 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 			defer stop()
 			c = lc
 		}
+		if err := checkService(ctx, c, opts); err != nil {
+			return err
+		}
 		return followRun(ctx, c, opts)
 	}
 	mo, err := opts.Mutation.Options()
@@ -105,6 +109,33 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 		return f.IOStreams.PrintJSON(map[string]any{"lines": lines})
 	}
 	return printLines(f.IOStreams.Out, lines)
+}
+
+// checkService refuses a --service the playground does not have before a
+// stream starts, with the answer the snapshot path gets from the server
+// (VALIDATION_FAILED naming the services), so that the same input gets
+// the same answer with or without --follow.
+func checkService(ctx context.Context, c *client.Client, opts *LogsOptions) error {
+	if opts.Service == "" {
+		return nil
+	}
+	p, _, err := c.Playgrounds.Get(ctx, opts.Ref)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(p.Services))
+	for _, s := range p.Services {
+		if s.Name == opts.Service {
+			return nil
+		}
+		names = append(names, s.Name)
+	}
+	if len(names) == 0 {
+		return nil // services not known yet: let the stream decide
+	}
+	reason := "is not a service of this playground (" + strings.Join(names, ", ") + ")"
+	return &client.Error{Code: client.CodeValidation, Message: "service " + reason,
+		Details: map[string]any{"service": []any{reason}}}
 }
 
 func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {

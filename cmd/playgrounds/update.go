@@ -44,12 +44,19 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	return cmd
 }
 
+// updatePayload is what a -f payload of `pg update` holds.
+var updatePayload = cmdutil.PayloadSchema{
+	Wrapper: "playground",
+	Fields:  []string{"name", "env_overrides"},
+	Aliases: map[string]string{"env": "env_overrides"},
+}
+
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	f := opts.Factory
 	body := map[string]any{}
 	if opts.File != "" {
 		var err error
-		if body, err = cmdutil.ReadPayload(f, opts.File, "playground"); err != nil {
+		if body, err = cmdutil.ReadPayloadFor(f, opts.File, updatePayload); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ package version
 import (
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,8 +15,8 @@ import (
 // Info is the JSON form of `fibe version`.
 type Info struct {
 	Version  string `json:"version"`
-	Commit   string `json:"commit"`
-	Date     string `json:"date"`
+	Commit   string `json:"commit,omitempty"`
+	Date     string `json:"date,omitempty"`
 	Go       string `json:"go"`
 	Platform string `json:"platform"`
 }
@@ -24,6 +25,20 @@ type Info struct {
 func Current() Info {
 	return Info{Version: build.Version, Commit: build.Commit, Date: build.Date,
 		Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+}
+
+// Line is "fibe 1.2.3 (commit abc1234, built 2025-01-02T03:04:05Z,
+// go1.26.0, linux/amd64)", leaving out the commit and date when unknown.
+func (i Info) Line() string {
+	var parts []string
+	if i.Commit != "" {
+		parts = append(parts, "commit "+i.Commit)
+	}
+	if i.Date != "" {
+		parts = append(parts, "built "+i.Date)
+	}
+	parts = append(parts, i.Go, i.Platform)
+	return fmt.Sprintf("fibe %s (%s)", i.Version, strings.Join(parts, ", "))
 }
 
 // NewCmdVersion builds `fibe version`.
@@ -40,7 +55,7 @@ func NewCmdVersion(f *cmdutil.Factory) *cobra.Command {
 			if ios.JSON() {
 				return ios.PrintJSON(info)
 			}
-			_, err := fmt.Fprintf(ios.Out, "fibe %s (commit %s, built %s, %s, %s)\n", info.Version, info.Commit, info.Date, info.Go, info.Platform)
+			_, err := fmt.Fprintln(ios.Out, info.Line())
 			return err
 		},
 	}

@@ -176,7 +176,11 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 		m = rc.st.findMarquee(mqRef)
 	}
 	if m == nil {
-		return invalid("marquee_id", "does not exist")
+		names := make([]string, 0, len(rc.st.Marquees))
+		for _, known := range rc.st.Marquees {
+			names = append(names, known.Name)
+		}
+		return invalid("marquee_id", "does not exist (known: "+strings.Join(names, ", ")+")")
 	}
 	if m.status() == "disabled" {
 		return invalid("marquee_id", "is disabled: marquee "+m.Name+" takes no new playgrounds")

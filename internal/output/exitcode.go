@@ -47,55 +47,5 @@ func ExitCode(err error) int {
 	return ExitError
 }
 
-func clientExitCode(e *client.Error) int {
-	// Outcomes of waiting come first: they are not about the last HTTP status.
-	switch e.Code {
-	case client.CodeCancelled:
-		return ExitInterrupted
-	case client.CodeAsyncTimeout:
-		return ExitAsyncTimeout
-	case client.CodeCircuitOpen:
-		return ExitCircuitOpen
-	case client.CodeRemoteFailed, client.CodeTerminalState:
-		return ExitRemoteFailed
-	}
-	if e.Async {
-		return ExitRemoteFailed // any code an async operation ended with
-	}
-	switch e.Code {
-	case client.CodeNotFound:
-		return ExitNotFound
-	case client.CodeUnauthorized, client.CodeForbidden:
-		return ExitAuth
-	case client.CodeValidation, client.CodeBadRequest:
-		return ExitInvalid
-	case client.CodeConflict, client.CodeLocked:
-		return ExitConflict
-	case client.CodeNotFunded, client.CodeQuotaExceeded:
-		return ExitFunding
-	case client.CodeRateLimited:
-		return ExitRateLimited
-	case client.CodeNetwork, client.CodeRequestTimeout:
-		return ExitUnavailable
-	case client.CodeFeatureDisabled, client.CodeNotImplemented, client.CodeInvalidResponse:
-		return ExitError
-	}
-	// A code this version does not know: fall back on the HTTP status.
-	switch {
-	case e.Status == 404:
-		return ExitNotFound
-	case e.Status == 401 || e.Status == 403:
-		return ExitAuth
-	case e.Status == 400 || e.Status == 422:
-		return ExitInvalid
-	case e.Status == 409 || e.Status == 423:
-		return ExitConflict
-	case e.Status == 402:
-		return ExitFunding
-	case e.Status == 429:
-		return ExitRateLimited
-	case e.Status >= 500:
-		return ExitUnavailable
-	}
-	return ExitError
-}
+// clientExitCode reads the exit code of an API error from rules.
+func clientExitCode(e *client.Error) int { return ruleOf(e).exit }

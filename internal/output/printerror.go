@@ -15,7 +15,9 @@ type ErrorJSON struct {
 	Error ErrorBody `json:"error"`
 }
 
-// ErrorBody is the inner object of ErrorJSON.
+// ErrorBody is the inner object of ErrorJSON. Resume, when set, says what
+// finishes the operation: wait on an accepted request, or send the same
+// mutation again with its key (its outcome is unknown).
 type ErrorBody struct {
 	Code           string         `json:"code"`
 	Message        string         `json:"message"`
@@ -24,6 +26,7 @@ type ErrorBody struct {
 	Details        map[string]any `json:"details"`
 	Retryable      bool           `json:"retryable"`
 	IdempotencyKey string         `json:"idempotency_key"`
+	Resume         *client.Resume `json:"resume"`
 }
 
 // Local codes for failures that never reached the API.
@@ -33,6 +36,8 @@ const (
 )
 
 // ErrorBodyOf describes any error in the shape of the JSON error document.
+// It is the only builder of that document: the CLI's --json and the MCP
+// server both use it.
 func ErrorBodyOf(err error) ErrorBody {
 	if ce, ok := client.AsError(err); ok {
 		details := ce.Details
@@ -42,6 +47,7 @@ func ErrorBodyOf(err error) ErrorBody {
 		return ErrorBody{
 			Code: ce.Code, Message: ce.Message, Status: ce.Status, RequestID: ce.RequestID,
 			Details: details, Retryable: ce.Retryable, IdempotencyKey: ce.IdempotencyKey,
+			Resume: resumeOf(ce),
 		}
 	}
 	b := ErrorBody{Code: CodeError, Message: err.Error(), Details: map[string]any{}}
@@ -59,12 +65,31 @@ func ErrorBodyOf(err error) ErrorBody {
 	return b
 }
 
+// resumeOf is what finishes the operation an error is about, if anything
+// does: waiting on the accepted request, or the same mutation again with
+// its key when its outcome is unknown. A mutation that surely did not run
+// has none.
+func resumeOf(e *client.Error) *client.Resume {
+	r := client.Resume{}
+	if e.Resume != nil {
+		r = *e.Resume
+	}
+	if r.WaitRequestID == "" && r.IdempotencyKey == "" && e.OutcomeUnknown {
+		r.IdempotencyKey = e.IdempotencyKey
+	}
+	if r.WaitRequestID == "" && r.IdempotencyKey == "" {
+		return nil
+	}
+	return &r
+}
+
 // PrintError writes err to stderr: the JSON error document with --json,
 // otherwise one line "Error: CODE: message (request req_x)" followed by
 // what helps next (the failed step and reasons of a remote failure, how to
-// resume an accepted operation or retry an interrupted mutation safely).
-// invocation is the command line as typed, without the program name; it is
-// used to print the exact command that retries safely.
+// resume an accepted operation or finish a mutation whose outcome is
+// unknown). invocation is the command line as typed, without the program
+// name; it is used to print the exact command that finishes the operation.
+// Everything printed comes from the error's fields, never from its message.
 func (s *IOStreams) PrintError(err error, invocation []string) {
 	s.StopProgress()
 	var stopped *StoppedError
@@ -88,33 +113,53 @@ func (s *IOStreams) PrintError(err error, invocation []string) {
 		b.WriteString("\r") // write over the "^C" the terminal echoed
 	}
 	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(errorLine(err)))
-	for _, line := range errorHints(err, invocation) {
+	for _, line := range errorHints(err, invocation, s.Operation()) {
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
 	fmt.Fprint(s.ErrOut, b.String())
 }
 
-// errorLine is the text of the one error line. For an accepted operation
-// the resume advice moves to the hints below it, so it is not said twice.
+// errorLine is the text of the one error line: "CODE: message (request
+// req_x)". The client words the codes it adds itself for no door in
+// particular; for an interrupted or timed-out wait the line is worded here
+// from the error's data, and what resumes it goes to the hints.
 func errorLine(err error) string {
 	ce, ok := client.AsError(err)
-	if !ok || ce.RequestID == "" || (ce.Code != client.CodeCancelled && ce.Code != client.CodeAsyncTimeout) {
+	if !ok {
 		return err.Error()
 	}
-	if i := strings.Index(ce.Message, ": resume with `fibe ops wait "); i >= 0 {
-		short := *ce
-		short.Message = ce.Message[:i]
-		return short.Error()
+	msg, named := ce.Message, ""
+	waitID := ""
+	if r := resumeOf(ce); r != nil {
+		waitID = r.WaitRequestID
 	}
-	return err.Error()
+	switch ce.Code {
+	case client.CodeCancelled:
+		msg = "interrupted"
+		if waitID != "" {
+			msg, named = "interrupted while waiting for operation "+waitID, waitID
+		}
+	case client.CodeAsyncTimeout:
+		id := firstNonEmpty(waitID, ce.AsyncRequestID, ce.RequestID)
+		status, _ := ce.Details["status"].(string)
+		msg, named = fmt.Sprintf("operation %s is still %s; the wait ended", id, firstNonEmpty(status, "running")), id
+	}
+	line := ce.Code + ": " + msg
+	if ce.RequestID != "" && ce.RequestID != named {
+		line += " (request " + ce.RequestID + ")"
+	}
+	return line
 }
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
-// errorHints are the lines under the error line.
-func errorHints(err error, invocation []string) []string {
+// errorHints are the lines under the error line: the details of a failure
+// where they help, the hints of the code's rule, then what finishes the
+// operation (wait on it, or run the same command again with its key).
+// operation names the command ("create") for the words; it may be empty.
+func errorHints(err error, invocation []string, operation string) []string {
 	var authErr *AuthRequiredError
 	if errors.As(err, &authErr) {
 		return []string{authErr.Hint()}
@@ -127,49 +172,46 @@ func errorHints(err error, invocation []string) []string {
 	if !ok {
 		return nil
 	}
+	r := ruleOf(ce)
+	h := &hinter{err: ce, invocation: invocation}
 	var hints []string
-	// The details of a failure help (the step, the reasons); those of a wait
-	// that ended early only repeat the request id, said below.
-	waitEnded := ce.Code == client.CodeAsyncTimeout || ce.Code == client.CodeCancelled
-	if !waitEnded && (ce.Async || ce.Code == client.CodeTerminalState || ce.Code == client.CodeValidation || ce.Code == client.CodeRemoteFailed) {
+	if r.details {
 		hints = append(hints, detailLines(ce.Details)...)
 	}
-	// A request id on a timeout or an interrupt means the server accepted
-	// the operation (202): it keeps running without us. The error line may
-	// already say how to resume; the hint says it once, on its own line.
-	resume := func() {
-		if ce.RequestID != "" {
-			hints = append(hints,
-				fmt.Sprintf("Operation %s was accepted and may still finish.", ce.RequestID),
-				"Resume waiting with: "+CommandLine(invocation, "ops", "wait", ce.RequestID))
-		}
+	if r.hints != nil {
+		hints = append(hints, r.hints(h)...)
 	}
-	switch ce.Code {
-	case client.CodeAsyncTimeout:
-		resume()
-	case client.CodeCancelled:
-		resume()
-		if ce.IdempotencyKey != "" && len(invocation) > 0 {
-			if ce.RequestID == "" {
-				hints = append(hints, fmt.Sprintf("The request may or may not have been applied (idempotency key %s).", ce.IdempotencyKey))
-			}
-			hints = append(hints, "Retry it safely with: "+RetryCommand(invocation, ce.IdempotencyKey))
-			if GaveAPIKey(invocation) {
-				// The server scopes idempotency keys to the API key.
-				hints = append(hints, "Pass the same API key again (--api-key or FIBE_API_KEY); it is not printed.")
-			}
+	resume := resumeOf(ce)
+	switch {
+	case resume == nil:
+	case resume.WaitRequestID != "":
+		// The server accepted the operation (202): it keeps running without us.
+		hints = append(hints,
+			fmt.Sprintf("Operation %s was accepted and may still finish.", resume.WaitRequestID),
+			"Resume waiting with: "+h.command("ops", "wait", resume.WaitRequestID))
+	case resume.IdempotencyKey != "":
+		hints = append(hints, unknownOutcomeHints(resume.IdempotencyKey, invocation, operation)...)
+	}
+	return hints
+}
+
+// unknownOutcomeHints say that a mutation may have been applied and what
+// finishes it: the same command, which reuses its key by itself (the
+// outcome journal), or explicitly with --idempotency-key; the server
+// replays the first answer if the first attempt committed.
+func unknownOutcomeHints(key string, invocation []string, operation string) []string {
+	what := "the request"
+	if operation != "" {
+		what = "the " + operation
+	}
+	hints := []string{fmt.Sprintf("Outcome unknown: %s may have been applied. Run the same command again to finish it (it reuses key %s), or pass --idempotency-key %s.",
+		what, key, key)}
+	if len(invocation) > 0 {
+		hints = append(hints, "Retry it safely with: "+RetryCommand(invocation, key))
+		if GaveAPIKey(invocation) {
+			// The server scopes idempotency keys to the API key.
+			hints = append(hints, "Pass the same API key again (--api-key or FIBE_API_KEY); it is not printed.")
 		}
-	case client.CodeConflict:
-		// Another operation holds the playground: say which, and how to wait.
-		if id, _ := ce.Details["request_id"].(string); id != "" {
-			hints = append(hints, fmt.Sprintf("Wait for operation %s with: %s", id, CommandLine(invocation, "ops", "wait", id)))
-		}
-	case client.CodeUnauthorized:
-		hints = append(hints, "Check the API key: run `fibe auth login`, or set FIBE_API_KEY.")
-	case client.CodeNotFunded:
-		hints = append(hints, "The marquee has not paid for today: top it up; retrying will not help.")
-	case client.CodeCircuitOpen:
-		hints = append(hints, fmt.Sprintf("See `%s`; `%s` clears it.", CommandLine(invocation, "breaker", "status"), CommandLine(invocation, "breaker", "reset")))
 	}
 	return hints
 }

@@ -72,13 +72,19 @@ func (s *IOStreams) StartProgress(label string) {
 }
 
 // StopProgress erases the spinner, if any.
-func (s *IOStreams) StopProgress() { s.stopProgress(false) }
+func (s *IOStreams) StopProgress() { s.stopProgress(nil, false) }
 
 // SucceedProgress erases the spinner and, where one was drawn for an
 // accepted operation, leaves a line saying it finished and how long it took.
-func (s *IOStreams) SucceedProgress() { s.stopProgress(true) }
+func (s *IOStreams) SucceedProgress() { s.stopProgress(nil, true) }
 
-func (s *IOStreams) stopProgress(succeeded bool) {
+// FailProgress erases the spinner and, where one was drawn for an accepted
+// operation, leaves a line saying how the wait ended and after how long:
+// "✗ Rolling out x · failed after 12s" (nothing for an interrupt, which
+// the terminal already shows).
+func (s *IOStreams) FailProgress(err error) { s.stopProgress(err, false) }
+
+func (s *IOStreams) stopProgress(failure error, succeeded bool) {
 	s.mu.Lock()
 	p := s.progress
 	s.mu.Unlock()
@@ -88,17 +94,32 @@ func (s *IOStreams) stopProgress(succeeded bool) {
 	p.mu.Lock()
 	sp := p.sp
 	p.sp, p.active = nil, false
-	done := ""
-	if succeeded && sp != nil && p.requestID != "" {
-		done = fmt.Sprintf("%s %s · done in %s", s.ErrColorScheme().Green("✓"), p.label, p.now().Sub(p.start).Round(100*time.Millisecond))
+	last := ""
+	if sp != nil && p.requestID != "" {
+		last = endLine(s.ErrColorScheme(), p.label, p.status, p.now().Sub(p.start), failure, succeeded)
 	}
 	p.mu.Unlock()
 	if sp != nil {
 		sp.Stop() // outside p.mu: Stop waits for a frame that may be in PreUpdate
 	}
-	if done != "" {
-		fmt.Fprintln(s.ErrOut, done)
+	if last != "" {
+		fmt.Fprintln(s.ErrOut, last)
 	}
+}
+
+// endLine is the line a spinner leaves behind: how the wait ended and
+// after how long, or "" when it leaves none.
+func endLine(cs *ColorScheme, label, status string, elapsed time.Duration, failure error, succeeded bool) string {
+	took := elapsed.Round(100 * time.Millisecond)
+	switch {
+	case succeeded:
+		return fmt.Sprintf("%s %s · done in %s", cs.Green("✓"), label, took)
+	case failure == nil || client.IsCancelled(failure):
+		return ""
+	case client.IsAsyncTimeout(failure):
+		return fmt.Sprintf("%s %s · still %s after %s", cs.Yellow("…"), label, firstNonEmpty(status, "running"), took)
+	}
+	return fmt.Sprintf("%s %s · failed after %s", cs.Red("✗"), label, took)
 }
 
 // LastStatus is the last async status and request id the progress saw.
@@ -162,9 +183,11 @@ func (s *IOStreams) HandleEvent(ev client.Event) {
 			notice = fmt.Sprintf("Retrying %s in %s: %s", what, roundDelay(ev.Delay), firstNonEmpty(ev.Reason, "transient failure"))
 		}
 	case client.EventRateWait:
-		p.note = fmt.Sprintf("rate limited, waiting %s", roundDelay(ev.Delay))
+		// Why, and for how long at most: the wait ends when the window
+		// refills, or earlier if the ledger's ceiling is reached.
+		p.note = fmt.Sprintf("rate limit spent, waiting at most %s", roundDelay(ev.Delay))
 		if p.sp == nil {
-			notice = fmt.Sprintf("Rate limit reached; waiting %s", roundDelay(ev.Delay))
+			notice = fmt.Sprintf("Rate limit of this API key spent: waiting at most %s for the window to refill", roundDelay(ev.Delay))
 		}
 	case client.EventBreaker:
 		if ev.BreakerState != "" && ev.Resource != "" {
@@ -186,6 +209,16 @@ func (s *IOStreams) Notice(format string, args ...any) {
 	}
 	s.StopProgress()
 	fmt.Fprintf(s.ErrOut, format+"\n", args...)
+}
+
+// Warning prints "Warning: ..." on stderr unless --quiet: something the
+// user should know that does not stop the command.
+func (s *IOStreams) Warning(format string, args ...any) {
+	if !s.ShowNotices() {
+		return
+	}
+	s.StopProgress()
+	fmt.Fprintf(s.ErrOut, s.ErrColorScheme().Yellow("Warning:")+" "+format+"\n", args...)
 }
 
 func roundDelay(d time.Duration) time.Duration {

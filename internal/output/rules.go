@@ -1,0 +1,156 @@
+package output
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+// rule is what the CLI makes of one error code: its exit code (contract
+// §8), whether the details help the user (the failed step, the reasons),
+// and the hints printed under the error line. rules is the only table of
+// either: ExitCode and the presenter both read it.
+type rule struct {
+	exit int
+	// waitOutcome: the code says how a wait ended, so it keeps its exit
+	// code even on an error that came from an async operation (any other
+	// code of an async operation exits 11).
+	waitOutcome bool
+	details     bool
+	hints       func(h *hinter) []string
+}
+
+// codeSessionExpired is the code of a stream whose recoveries are spent
+// (contract §1).
+const codeSessionExpired = "SESSION_EXPIRED"
+
+var rules = map[string]rule{
+	client.CodeCancelled:     {exit: ExitInterrupted, waitOutcome: true},
+	client.CodeAsyncTimeout:  {exit: ExitAsyncTimeout, waitOutcome: true},
+	client.CodeCircuitOpen:   {exit: ExitCircuitOpen, waitOutcome: true, hints: circuitHints},
+	client.CodeRemoteFailed:  {exit: ExitRemoteFailed, waitOutcome: true, details: true},
+	client.CodeTerminalState: {exit: ExitRemoteFailed, waitOutcome: true, details: true},
+
+	client.CodeNotFound:        {exit: ExitNotFound},
+	client.CodeUnauthorized:    {exit: ExitAuth, hints: unauthorizedHints},
+	client.CodeForbidden:       {exit: ExitAuth},
+	client.CodeValidation:      {exit: ExitInvalid, details: true},
+	client.CodeBadRequest:      {exit: ExitInvalid},
+	client.CodeConflict:        {exit: ExitConflict, hints: conflictHints},
+	client.CodeLocked:          {exit: ExitConflict},
+	client.CodeNotFunded:       {exit: ExitFunding, hints: notFundedHints},
+	client.CodeQuotaExceeded:   {exit: ExitFunding},
+	client.CodeRateLimited:     {exit: ExitRateLimited, hints: rateLimitedHints},
+	client.CodeNetwork:         {exit: ExitUnavailable},
+	client.CodeRequestTimeout:  {exit: ExitUnavailable},
+	codeSessionExpired:         {exit: ExitUnavailable},
+	client.CodeFeatureDisabled: {exit: ExitError},
+	client.CodeNotImplemented:  {exit: ExitError},
+	client.CodeInvalidResponse: {exit: ExitError},
+	// INTERNAL_ERROR is not listed: like any code this version does not
+	// know, its exit code follows the HTTP status (a 5xx exits 12).
+}
+
+// ruleOf finds the rule of an API error: the code's own, the async rule
+// for any other code an async operation ended with, or one derived from
+// the HTTP status for a code this version does not know.
+func ruleOf(e *client.Error) rule {
+	r, known := rules[e.Code]
+	switch {
+	case known && (r.waitOutcome || !e.Async):
+		return r
+	case e.Async:
+		return rule{exit: ExitRemoteFailed, details: true}
+	}
+	return rule{exit: exitForStatus(e.Status)}
+}
+
+func exitForStatus(status int) int {
+	switch {
+	case status == 404:
+		return ExitNotFound
+	case status == 401 || status == 403:
+		return ExitAuth
+	case status == 400 || status == 422:
+		return ExitInvalid
+	case status == 409 || status == 423:
+		return ExitConflict
+	case status == 402:
+		return ExitFunding
+	case status == 429:
+		return ExitRateLimited
+	case status >= 500:
+		return ExitUnavailable
+	}
+	return ExitError
+}
+
+// hinter is what a rule's hints may use: the error and the command line
+// as typed, to print commands that talk to the same API.
+type hinter struct {
+	err        *client.Error
+	invocation []string
+}
+
+func (h *hinter) command(args ...string) string { return CommandLine(h.invocation, args...) }
+
+func circuitHints(h *hinter) []string {
+	return []string{fmt.Sprintf("See `%s`; `%s` clears it.", h.command("breaker", "status"), h.command("breaker", "reset"))}
+}
+
+func unauthorizedHints(*hinter) []string {
+	return []string{"Check the API key: run `fibe auth login`, or set FIBE_API_KEY."}
+}
+
+func notFundedHints(*hinter) []string {
+	return []string{"The marquee has not paid for today: top it up; retrying will not help."}
+}
+
+// conflictHints tell the operation in the way (details.request_id) from
+// the request that was refused (the error line's request id).
+func conflictHints(h *hinter) []string {
+	id, _ := h.err.Details["request_id"].(string)
+	if id == "" || id == h.err.RequestID {
+		return nil
+	}
+	return []string{fmt.Sprintf("Another operation, %s, is running on it: wait for it with %s, then run this command again.",
+		id, h.command("ops", "wait", id))}
+}
+
+// rateLimitedHints say when the window refills: the server's retry_after
+// detail, or else the Retry-After the client honoured last.
+func rateLimitedHints(h *hinter) []string {
+	wait := h.err.RetryAfter
+	if d, ok := detailSeconds(h.err.Details["retry_after"]); ok {
+		wait = d
+	}
+	if wait <= 0 {
+		return []string{"The retry budget is spent; the rate limit window refills within a minute: run the command again then."}
+	}
+	return []string{fmt.Sprintf("The retry budget is spent; the rate limit window refills in about %s: run the command again then.", roundDelay(wait))}
+}
+
+// detailSeconds reads a number of seconds from a details value.
+func detailSeconds(v any) (time.Duration, bool) {
+	var f float64
+	switch t := v.(type) {
+	case float64:
+		f = t
+	case int:
+		f = float64(t)
+	case int64:
+		f = float64(t)
+	case interface{ Float64() (float64, error) }:
+		var err error
+		if f, err = t.Float64(); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if f <= 0 || f > 24*3600 {
+		return 0, false
+	}
+	return time.Duration(f * float64(time.Second)), true
+}
