@@ -51,7 +51,7 @@ type Target struct {
 type Env struct {
 	GOOS   string
 	Home   string
-	Dir    string            // the project directory (working directory)
+	Dir    string              // the project directory (working directory)
 	Getenv func(string) string // nil → no variables
 }
 
