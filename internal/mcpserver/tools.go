@@ -773,7 +773,7 @@ type breakerResetIn struct {
 
 func breakerReset() *Tool {
 	return define(spec{name: "fibe_breaker_reset", title: "Close circuit breakers", idempotent: true, local: true,
-		desc:   "Close one breaker (e.g. marquee/prod-eu) or all of them. Same as `fibe breaker reset --json`.",
+		desc:   "Close one breaker, such as marquee/prod-eu, or all of them. Same as `fibe breaker reset --json`.",
 		output: anyObject},
 		func(ctx context.Context, c *call, in *breakerResetIn) (any, error) {
 			cl, err := c.client()
