@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,8 +25,8 @@ func mcpStdio(t *testing.T, w *world, args ...string) (*mcp.ClientSession, *exec
 	t.Helper()
 	cmd := exec.Command(fibeBin, append(args, "mcp", "serve")...)
 	cmd.Env = w.environ()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "cli-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -112,6 +114,96 @@ func TestMCPStdioServesTheLocalAPI(t *testing.T) {
 	var list []map[string]any
 	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &list); err != nil || res.IsError || len(list) < 3 {
 		t.Fatalf("%v %+v", err, res)
+	}
+}
+
+// lockedBuffer collects a process's stderr.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// --debug traces go to stderr, redacted; stdout stays protocol frames (the
+// SDK's client would fail on anything else).
+func TestMCPDebugTracesGoToStderrRedacted(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	cs, cmd := mcpStdio(t, w, "--debug")
+	if res := callTool(t, cs, "fibe_whoami", nil); res.IsError {
+		t.Fatalf("%+v", res.StructuredContent)
+	}
+	_ = cs.Close()
+	stderr := cmd.Stderr.(*lockedBuffer).String()
+	if !strings.Contains(stderr, "/api/me") || strings.Contains(stderr, w.key) {
+		t.Fatalf("stderr:\n%s", stderr)
+	}
+}
+
+// A client that goes away mid-call: the server stops, exit 0, and no
+// request follows.
+func TestMCPStdinEOFMidCallExitsZero(t *testing.T) {
+	w := newWorld(t, localapi.Config{Speed: 0.2})
+	w.ok("pg", "create", "--name", "eof-1", "--playspec", "web", "--marquee", "local")
+	cmd := exec.Command(fibeBin, "mcp", "serve")
+	cmd.Env = w.environ()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, &lockedBuffer{}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	send := func(line string) {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
+	waitUntil(t, 10*time.Second, func() bool { return strings.Contains(stdout.String(), `"id":1`) })
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fibe_playgrounds_wait","arguments":{"playground":"eof-1","for":"stopped"}}}`)
+	polls := func() int { return w.server.Stats().Requests["GET /api/playgrounds/{id}/status"]["200"] }
+	waitUntil(t, 10*time.Second, func() bool { return polls() > 0 })
+	_ = stdin.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the server did not exit on stdin EOF")
+	}
+	after := polls()
+	time.Sleep(100 * time.Millisecond) // the poll interval is 20ms: a straggler would show
+	if polls() != after {
+		t.Fatal("a poll was sent after the server exited")
+	}
+}
+
+func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s", limit)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -104,6 +104,7 @@ func TestRolloutReportsProgressAndReturnsTheStatus(t *testing.T) {
 	if st.Status != "running" {
 		t.Fatalf("status %+v", st)
 	}
+	waitFor(t, 5*time.Second, func() bool { return len(w.progressOf("tok-1")) >= 2 })
 	notes := w.progressOf("tok-1")
 	if len(notes) < 2 {
 		t.Fatalf("%d progress notifications", len(notes))
@@ -338,5 +339,30 @@ func waitFor(t *testing.T, limit time.Duration, cond func() bool) {
 			t.Fatalf("condition not met within %s", limit)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A bounded follow streams lines as progress and returns them.
+func TestLogsFollowStreamsLinesAsProgress(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	w.createPG("logs-1", "web", "local")
+	w.ok("fibe_playgrounds_action", map[string]any{"playground": "logs-1", "action": "rollout"}, nil)
+	res, err := w.cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_logs_follow", Meta: mcp.Meta{"progressToken": 7},
+		Arguments: map[string]any{"playground": "logs-1", "tail": 5, "max_lines": 3, "duration": 20}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	var out struct {
+		Lines []client.LogLine `json:"lines"`
+		Ended string           `json:"ended"`
+	}
+	decode(t, res.StructuredContent, &out)
+	if len(out.Lines) != 3 || out.Ended != "max_lines" || out.Lines[0].Line == "" {
+		t.Fatalf("result %+v", out)
+	}
+	// Notifications are handled apart from the response: wait for them.
+	waitFor(t, 5*time.Second, func() bool { return len(w.progressOf(float64(7))) >= 3 })
+	if notes := w.progressOf(float64(7)); len(notes) != 3 || !strings.Contains(notes[0].Message, out.Lines[0].Line) {
+		t.Fatalf("progress %+v", notes)
 	}
 }
