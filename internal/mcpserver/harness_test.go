@@ -163,10 +163,32 @@ func (w *world) ok(name string, args map[string]any, out any) *mcp.CallToolResul
 	if res.IsError {
 		w.t.Fatalf("%s: tool error: %s", name, text(res))
 	}
+	checkOutput(w.t, name, res.StructuredContent)
 	if out != nil {
 		decode(w.t, res.StructuredContent, out)
 	}
 	return res
+}
+
+// checkOutput validates a success against the tool's output schema.
+func checkOutput(t *testing.T, name string, content any) {
+	t.Helper()
+	for _, tool := range Tools() {
+		if tool.Name != name {
+			continue
+		}
+		resolved, err := tool.Output.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: output schema: %v", name, err)
+		}
+		var doc any
+		decode(t, content, &doc)
+		if err := resolved.Validate(doc); err != nil {
+			t.Fatalf("%s: result does not match the output schema: %v\n%v", name, err, doc)
+		}
+		return
+	}
+	t.Fatalf("no tool %s", name)
 }
 
 // fail calls a tool that must fail and returns its error body.

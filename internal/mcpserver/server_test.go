@@ -99,6 +99,7 @@ func TestRolloutReportsProgressAndReturnsTheStatus(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("rollout: %v %s", err, text(res))
 	}
+	checkOutput(t, "fibe_playgrounds_action", res.StructuredContent)
 	var st client.PlaygroundStatus
 	decode(t, res.StructuredContent, &st)
 	if st.Status != "running" {
@@ -352,6 +353,7 @@ func TestLogsFollowStreamsLinesAsProgress(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("%v %s", err, text(res))
 	}
+	checkOutput(t, "fibe_logs_follow", res.StructuredContent)
 	var out struct {
 		Lines []client.LogLine `json:"lines"`
 		Ended string           `json:"ended"`
@@ -364,5 +366,50 @@ func TestLogsFollowStreamsLinesAsProgress(t *testing.T) {
 	waitFor(t, 5*time.Second, func() bool { return len(w.progressOf(float64(7))) >= 3 })
 	if notes := w.progressOf(float64(7)); len(notes) != 3 || !strings.Contains(notes[0].Message, out.Lines[0].Line) {
 		t.Fatalf("progress %+v", notes)
+	}
+}
+
+// Every tool once, each result checked against its output schema.
+func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	used := map[string]bool{}
+	ok := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		used[name] = true
+		var out any
+		w.ok(name, args, &out)
+		m, _ := out.(map[string]any)
+		return m
+	}
+	ok("fibe_whoami", nil)
+	ok("fibe_playgrounds_create", map[string]any{"name": "tour", "playspec": "web", "marquee": "local", "env": map[string]any{"A": "1"}})
+	ok("fibe_playgrounds_list", map[string]any{"all": true})
+	ok("fibe_playgrounds_get", map[string]any{"playground": "tour"})
+	ok("fibe_playgrounds_update", map[string]any{"playground": "tour", "env": map[string]any{"B": "2"}})
+	ok("fibe_playgrounds_action", map[string]any{"playground": "tour", "action": "rollout"})
+	ok("fibe_playgrounds_status", map[string]any{"playground": "tour"})
+	ok("fibe_playgrounds_status", map[string]any{"playground": "tour", "refresh": true})
+	ok("fibe_playgrounds_wait", map[string]any{"playground": "tour"})
+	if lines := ok("fibe_playgrounds_logs", map[string]any{"playground": "tour", "tail": 3}); len(lines["lines"].([]any)) == 0 {
+		t.Fatalf("no log lines: %v", lines)
+	}
+	handle := ok("fibe_playgrounds_action", map[string]any{"playground": "tour", "action": "hard_restart", "wait": false})
+	ok("fibe_ops_wait", map[string]any{"request_id": handle["request_id"]})
+	ok("fibe_ops_get", map[string]any{"request_id": handle["request_id"]})
+	ok("fibe_playgrounds_stop", map[string]any{"playground": "tour", "confirm": true})
+	ok("fibe_playgrounds_delete", map[string]any{"playground": "tour", "confirm": true})
+	ok("fibe_marquees_list", nil)
+	ok("fibe_marquees_get", map[string]any{"marquee": "local"})
+	ok("fibe_marquees_create", map[string]any{"name": "tour-mq", "host": "203.0.113.7", "port": 2222, "user": "deploy"})
+	ok("fibe_marquees_update", map[string]any{"marquee": "tour-mq", "port": 22})
+	ok("fibe_marquees_test_connection", map[string]any{"marquee": "tour-mq"})
+	ok("fibe_marquees_delete", map[string]any{"marquee": "tour-mq", "confirm": true})
+	ok("fibe_breaker_status", nil)
+	ok("fibe_breaker_reset", nil)
+	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress
+	for _, tool := range Tools() {
+		if !used[tool.Name] {
+			t.Errorf("%s not exercised", tool.Name)
+		}
 	}
 }

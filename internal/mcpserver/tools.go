@@ -181,6 +181,7 @@ func pgCreate() *Tool {
 			}
 			c.setLabel("creating %s", in.Name)
 			wo := in.waitArgs.options()
+			began := time.Now()
 			p, resp, err := cl.Playgrounds.Create(ctx, body, in.mutationArgs.options(), wo)
 			c.resp = resp
 			if err != nil {
@@ -193,6 +194,7 @@ func pgCreate() *Tool {
 				return p, nil
 			}
 			c.setLabel("waiting for %s to be running", in.Name)
+			wo.Timeout = max(wo.Timeout-time.Since(began), time.Millisecond) // one wait_timeout for the whole call
 			st, err := cl.Playgrounds.Wait(ctx, p.Name, "running", wo)
 			if err != nil {
 				return nil, err
