@@ -117,6 +117,9 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		return serveHTTP(ctx, s, opts)
 	}
 	in, out := opts.Stdin, opts.Stdout
+	if in == nil && opts.Factory.IOStreams.IsStdinTTY() {
+		opts.Factory.IOStreams.Notice("Serving MCP on stdin and stdout: MCP clients start this themselves (see fibe mcp install). Ctrl-D stops it.")
+	}
 	if in == nil {
 		in = os.Stdin
 	}
