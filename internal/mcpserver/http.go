@@ -30,6 +30,8 @@ func HTTPHandler(s *mcp.Server, o HTTPOptions) http.Handler {
 		// The checks below replace the SDK's own Host check, so that
 		// --allow-remote can lift it.
 		DisableLocalhostProtection: true,
+		// A client that hangs up stops its call (newer protocol revisions).
+		PropagateRequestCancellation: true,
 	})
 	want := []byte("Bearer " + o.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

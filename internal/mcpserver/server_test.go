@@ -272,6 +272,7 @@ func TestValuesTheSchemaCannotJudgeAreInvalidArgument(t *testing.T) {
 	}{
 		{"fibe_playgrounds_action", map[string]any{"playground": "x", "action": "rollout", "idempotency_key": "has space"}, "idempotency_key"},
 		{"fibe_playgrounds_get", map[string]any{"playground": "  "}, "playground"},
+		{"fibe_playgrounds_update", map[string]any{"playground": "x", "name": "y", "idempotency_key": strings.Repeat("k", 256)}, "idempotency_key"},
 		{"fibe_playgrounds_create", map[string]any{"name": "", "playspec": "web"}, "name"},
 	} {
 		e := w.fail(c.tool, c.args)

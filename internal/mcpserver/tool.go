@@ -101,7 +101,8 @@ func define[In any](s spec, run func(ctx context.Context, c *call, in *In) (any,
 }
 
 // commonRanges puts the ranges and defaults of the common arguments into a
-// schema that has them.
+// schema that has them. idempotency_key stays a plain string: its rules are
+// checked by the CLI's own validator (INVALID_ARGUMENT), not the schema.
 func commonRanges(s *jsonschema.Schema) {
 	if p := s.Properties["wait_timeout"]; p != nil {
 		p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
@@ -110,9 +111,6 @@ func commonRanges(s *jsonschema.Schema) {
 	if p := s.Properties["wait"]; p != nil {
 		p.Types, p.Type = nil, "boolean"
 		p.Default = json.RawMessage(`true`)
-	}
-	if p := s.Properties["idempotency_key"]; p != nil {
-		p.MaxLength = ptr(255)
 	}
 }
 
