@@ -11,6 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/reliability"
 )
 
 func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
@@ -137,7 +138,7 @@ func TestBrokenRolloutIsAToolErrorWithCodeStepAndRequestID(t *testing.T) {
 }
 
 func TestDeadMarqueeOpensTheBreakerAndStopsSending(t *testing.T) {
-	w := newWorld(t, localapi.Config{}, func(_ *Config, o *client.Options) { o.Policy.MaxRetries = 0 })
+	w := newWorld(t, localapi.Config{}) // the default policy: 3 retries, the breaker opens after 5 failures
 	w.createPG("dead-1", "web", "prod-eu")
 	if err := w.emu.SetChaos("outage=marquee/prod-eu@0s+1h"); err != nil {
 		t.Fatal(err)
@@ -412,5 +413,38 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 		if !used[tool.Name] {
 			t.Errorf("%s not exercised", tool.Name)
 		}
+	}
+}
+
+// An unknown outcome resumes with the same tool, arguments and key; the
+// resumed call is a replay, and nothing is created twice.
+func TestUnknownOutcomeResumesWithTheSameKey(t *testing.T) {
+	w := newWorld(t, localapi.Config{}, func(_ *Config, o *client.Options) {
+		o.Policy.MaxRetries = reliability.NoRetries
+		o.Policy.BreakerThreshold = 1000
+	})
+	w.createPG("warm", "web", "local")
+	if err := w.emu.SetChaos("commit-then-502=1"); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"name": "lost-answer", "playspec": "web", "marquee": "local", "wait": false}
+	e := w.fail("fibe_playgrounds_create", args)
+	r, _ := e["resume"].(map[string]any)
+	if r["tool"] != "fibe_playgrounds_create" {
+		t.Fatalf("error %v", e)
+	}
+	again := r["arguments"].(map[string]any)
+	if again["idempotency_key"] == "" || again["idempotency_key"] != e["idempotency_key"] || again["name"] != "lost-answer" {
+		t.Fatalf("resume arguments %v (error %v)", again, e)
+	}
+	if err := w.emu.SetChaos("off"); err != nil {
+		t.Fatal(err)
+	}
+	res := w.ok("fibe_playgrounds_create", again, nil)
+	if res.Meta["idempotent_replayed"] != true {
+		t.Fatalf("the resumed call was not a replay: %v", res.Meta)
+	}
+	if n := w.emu.Stats().Creates["lost-answer"]; n != 1 {
+		t.Fatalf("created %d times", n)
 	}
 }
