@@ -448,3 +448,27 @@ func TestUnknownOutcomeResumesWithTheSameKey(t *testing.T) {
 		t.Fatalf("created %d times", n)
 	}
 }
+
+func TestRetriesAreReportedAsProgress(t *testing.T) {
+	w := newWorld(t, localapi.Config{Seed: 1, Chaos: "503=0.6"}, func(_ *Config, o *client.Options) {
+		o.Policy.MaxRetries = 20
+		o.Policy.BreakerThreshold = 1000
+	})
+	for i := 0; i < 10 && w.emu.Stats().Faults["503"] == 0; i++ {
+		res, err := w.cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_marquees_list", Meta: mcp.Meta{"progressToken": "r"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%v %s", err, text(res))
+		}
+	}
+	if w.emu.Stats().Faults["503"] == 0 {
+		t.Fatal("the seed injected no 503")
+	}
+	waitFor(t, 5*time.Second, func() bool {
+		for _, n := range w.progressOf("r") {
+			if strings.Contains(n.Message, "retrying in") {
+				return true
+			}
+		}
+		return false
+	})
+}
