@@ -13,8 +13,8 @@ import (
 func NewCmdMCP(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "mcp <command>",
-		Short: "Serve fibe's tools to AI agents over the Model Context Protocol",
-		Long: `Serve fibe's tools to AI agents (Claude, Cursor, VS Code, Codex, any MCP
+		Short: "Serve fibe's tools to agents over the Model Context Protocol",
+		Long: `Serve fibe's tools to agents (Claude, Cursor, VS Code, Codex, any MCP
 client) over the Model Context Protocol. Every tool call follows the same
 reliability contract as a command: one idempotency key, classified
 retries, waiting on async operations, the circuit breaker, typed errors.`,
