@@ -18,6 +18,7 @@ import (
 	configcmd "github.com/fibegg/fibe/cmd/config"
 	"github.com/fibegg/fibe/cmd/local"
 	"github.com/fibegg/fibe/cmd/marquees"
+	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
 	"github.com/fibegg/fibe/cmd/version"
@@ -107,6 +108,7 @@ Try it without an account against the embedded local API:
 	)
 	addToGroup(root, groupMore,
 		local.NewCmdLocal(f),
+		mcpcmd.NewCmdMCP(f),
 		completion.NewCmdCompletion(f),
 		version.NewCmdVersion(f),
 	)

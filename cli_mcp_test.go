@@ -1,0 +1,330 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fibegg/fibe/internal/localapi"
+)
+
+// mcpStdio launches `fibe mcp serve` as MCP clients do, over stdio.
+func mcpStdio(t *testing.T, w *world, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(fibeBin, append(args, "mcp", "serve")...)
+	cmd.Env = w.environ()
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	c := mcp.NewClient(&mcp.Implementation{Name: "cli-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs, cmd
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func asJSON(t *testing.T, v any) any {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Over stdio, results are exactly what --json prints, errors are the
+// CLI's error document, and closing stdin ends the server with exit 0.
+func TestMCPStdioSpeaksTheCLIsJSON(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	cs, cmd := mcpStdio(t, w)
+
+	res := callTool(t, cs, "fibe_playgrounds_create", map[string]any{"name": "agent-1", "playspec": "web", "marquee": "local"})
+	if res.IsError {
+		t.Fatalf("create: %+v", res.StructuredContent)
+	}
+	res = callTool(t, cs, "fibe_playgrounds_list", nil)
+	var cli any
+	w.jsonOf(&cli, "pg", "list")
+	if got := asJSON(t, res.StructuredContent); !reflect.DeepEqual(got, cli) {
+		t.Fatalf("MCP list %v\n--json %v", got, cli)
+	}
+
+	res = callTool(t, cs, "fibe_playgrounds_get", map[string]any{"playground": "nope"})
+	r := w.run("pg", "get", "nope", "--json")
+	var cliErr struct{ Error map[string]any }
+	if err := json.Unmarshal([]byte(r.stderr), &cliErr); err != nil || r.code != 3 {
+		t.Fatalf("CLI error: %v\n%s", err, r)
+	}
+	var mcpErr struct{ Error map[string]any }
+	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &mcpErr); err != nil || !res.IsError {
+		t.Fatalf("MCP error: %v %+v", err, res)
+	}
+	for _, k := range []string{"code", "message", "status", "retryable"} {
+		if !reflect.DeepEqual(mcpErr.Error[k], cliErr.Error[k]) {
+			t.Errorf("%s: MCP %v, CLI %v", k, mcpErr.Error[k], cliErr.Error[k])
+		}
+	}
+	if _, ok := mcpErr.Error["resume"]; !ok {
+		t.Errorf("no resume in %v", mcpErr.Error)
+	}
+
+	if err := cs.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 0 {
+		t.Fatalf("server exit: %v", cmd.ProcessState)
+	}
+}
+
+// `fibe --api-url local mcp serve` serves the embedded emulator.
+func TestMCPStdioServesTheLocalAPI(t *testing.T) {
+	w := newUser(t)
+	cs, _ := mcpStdio(t, w, "--api-url", "local")
+	res := callTool(t, cs, "fibe_marquees_list", nil)
+	var list []map[string]any
+	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &list); err != nil || res.IsError || len(list) < 3 {
+		t.Fatalf("%v %+v", err, res)
+	}
+}
+
+// lockedBuffer collects a process's stderr.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// --debug traces go to stderr, redacted; stdout stays protocol frames (the
+// SDK's client would fail on anything else).
+func TestMCPDebugTracesGoToStderrRedacted(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	cs, cmd := mcpStdio(t, w, "--debug")
+	if res := callTool(t, cs, "fibe_whoami", nil); res.IsError {
+		t.Fatalf("%+v", res.StructuredContent)
+	}
+	_ = cs.Close()
+	stderr := cmd.Stderr.(*lockedBuffer).String()
+	if !strings.Contains(stderr, "/api/me") || strings.Contains(stderr, w.key) {
+		t.Fatalf("stderr:\n%s", stderr)
+	}
+}
+
+// A client that goes away mid-call: the server stops, exit 0, and no
+// request follows.
+func TestMCPStdinEOFMidCallExitsZero(t *testing.T) {
+	w := newWorld(t, localapi.Config{Speed: 0.2})
+	w.ok("pg", "create", "--name", "eof-1", "--playspec", "web", "--marquee", "local")
+	cmd := exec.Command(fibeBin, "mcp", "serve")
+	cmd.Env = w.environ()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, &lockedBuffer{}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	send := func(line string) {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
+	waitUntil(t, 10*time.Second, func() bool { return strings.Contains(stdout.String(), `"id":1`) })
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fibe_playgrounds_wait","arguments":{"playground":"eof-1","for":"stopped"}}}`)
+	polls := func() int { return w.server.Stats().Requests["GET /api/playgrounds/{id}/status"]["200"] }
+	waitUntil(t, 10*time.Second, func() bool { return polls() > 0 })
+	_ = stdin.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the server did not exit on stdin EOF")
+	}
+	after := polls()
+	time.Sleep(100 * time.Millisecond) // the poll interval is 20ms: a straggler would show
+	if polls() != after {
+		t.Fatal("a poll was sent after the server exited")
+	}
+}
+
+func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s", limit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// headerTransport adds headers to every request.
+type headerTransport struct {
+	header http.Header
+	base   http.RoundTripper
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.header {
+		r.Header[k] = v
+	}
+	return h.base.RoundTrip(r)
+}
+
+func TestMCPHTTPChecksTokenOriginAndHost(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	p := w.start("mcp", "serve", "--http", "127.0.0.1:0")
+	p.waitFor(t, 10*time.Second, "the token", func(out, _ string) bool { return strings.Contains(out, "Token: ") })
+	out, _ := p.output()
+	url := regexp.MustCompile(`listening on (\S+)`).FindStringSubmatch(out)[1]
+	token := regexp.MustCompile(`Token: (\S+)`).FindStringSubmatch(out)[1]
+
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	post := func(mod func(*http.Request)) int {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		mod(req)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	bearer := func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token) }
+	for _, c := range []struct {
+		what string
+		mod  func(*http.Request)
+		want int
+	}{
+		{"no token", func(*http.Request) {}, 401},
+		{"wrong token", func(r *http.Request) { r.Header.Set("Authorization", "Bearer nope") }, 401},
+		{"foreign Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "https://evil.example") }, 403},
+		{"non-loopback Host", func(r *http.Request) { bearer(r); r.Host = "evil.example" }, 403},
+		{"token and loopback Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:3000") }, 200},
+	} {
+		if got := post(c.mod); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.what, got, c.want)
+		}
+	}
+
+	hc := &http.Client{Transport: headerTransport{header: http.Header{"Authorization": {"Bearer " + token}}, base: http.DefaultTransport}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "cli-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res := callTool(t, cs, "fibe_whoami", nil)
+	if res.IsError {
+		t.Fatalf("whoami: %+v", res.StructuredContent)
+	}
+	_, stderr := p.output()
+	if strings.Contains(stderr, w.key) {
+		t.Fatalf("the API key reached stderr:\n%s", stderr)
+	}
+}
+
+func TestMCPBadInvocationsAreUsageErrors(t *testing.T) {
+	w := newUser(t)
+	for _, args := range [][]string{
+		{"mcp", "serve", "--http", "0.0.0.0:0"},
+		{"mcp", "serve", "--http", "nonsense"},
+		{"mcp", "serve", "--token", "x"},
+		{"mcp", "install"},
+		{"mcp", "install", "--client", "nope"},
+		{"mcp", "install", "--client", "codex", "--scope", "project"},
+	} {
+		r := w.run(args...)
+		if r.code != 2 || r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || strings.Contains(r.stderr, "goroutine") {
+			t.Errorf("fibe %s: %s", strings.Join(args, " "), r)
+		}
+	}
+}
+
+// install writes the client's file without the API key, says which file,
+// and changes nothing the second time; uninstall removes the entry.
+func TestMCPInstallCursorUserScope(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	r := w.ok("mcp", "install", "--client", "cursor", "--scope", "user")
+	path := filepath.Join(w.home, ".cursor", "mcp.json")
+	mustContain(t, "install output", r.stdout, "Installed fibe for cursor in "+path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), w.key) || !strings.Contains(string(data), `"serve"`) || !strings.Contains(string(data), w.url) {
+		t.Fatalf("config:\n%s", data)
+	}
+	r = w.ok("mcp", "install", "--client", "cursor", "--scope", "user")
+	mustContain(t, "second install", r.stdout, "nothing changed")
+	r = w.ok("mcp", "uninstall", "--client", "cursor", "--scope", "user")
+	mustContain(t, "uninstall", r.stdout, "Removed fibe for cursor from "+path)
+	r = w.ok("mcp", "install", "--client", "codex", "--print")
+	mustContain(t, "print", r.stdout, "[mcp_servers.fibe]", "'mcp', 'serve'")
+	if _, err := os.Stat(filepath.Join(w.home, ".codex")); !os.IsNotExist(err) {
+		t.Fatalf("--print wrote something: %v", err)
+	}
+}

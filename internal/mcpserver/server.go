@@ -1,0 +1,69 @@
+// Package mcpserver is `fibe mcp serve`: a Model Context Protocol server
+// whose tools are thin shells over the same client as the CLI (mcp.md).
+// Every tool call is one logical operation of the reliability contract:
+// one idempotency key, classified retries, 202 polling, the breaker. A
+// success's structured content is exactly what `--json` prints for the
+// same command; a failure is a tool result with isError whose structured
+// content is the CLI's JSON error document plus a resume hint in MCP terms.
+//
+// Arguments are checked against each tool's input schema before anything
+// runs (a failure is a JSON-RPC invalid-params error naming the field);
+// values the schema cannot judge (an idempotency key, a blank reference)
+// are INVALID_ARGUMENT tool errors, and nothing is sent.
+package mcpserver
+
+import (
+	"io"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fibegg/fibe/internal/build"
+	"github.com/fibegg/fibe/internal/client"
+)
+
+// ClientFunc builds the API client of one tool call; onEvent receives that
+// call's progress events (nil when the call asked for no progress).
+// requireKey is false for tools that touch only local state (breakers).
+type ClientFunc func(onEvent func(client.Event), requireKey bool) (*client.Client, error)
+
+// Config wires a server to the client and the process.
+type Config struct {
+	// Client builds the client of each call (required). Calls share the
+	// transport and the state store; each has its own event sink.
+	Client ClientFunc
+	// StreamClient, when set, builds the client of a live log stream
+	// (the in-process emulator needs a real socket for websockets); stop
+	// is called when the stream ends.
+	StreamClient func() (c *client.Client, stop func(), err error)
+	// Yes lifts the confirmation gate of destructive tools (serve --yes).
+	Yes bool
+	// Log receives the server's own log lines (stderr), or nil.
+	Log io.Writer
+}
+
+// Name is the server's name in the MCP handshake and in client configs.
+const Name = "fibe"
+
+// New returns the MCP server with every tool registered.
+func New(cfg Config) *mcp.Server {
+	opts := &mcp.ServerOptions{
+		Instructions: instructions,
+		// No logging capability: logs go to stderr, never to the protocol.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	}
+	if cfg.Log != nil {
+		opts.Logger = slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Fibe", Version: build.Version}, opts)
+	for _, t := range Tools() {
+		s.AddTool(t.mcpTool(), t.handler(&cfg))
+	}
+	return s
+}
+
+const instructions = `Tools to manage Fibe playgrounds (preview environments) and the marquees (Docker hosts) they run on.
+Every mutating tool sends one idempotency key per call; pass "idempotency_key" to make a retried call replay instead of repeating.
+Async operations are waited for unless "wait": false, which returns a handle {"request_id","status","status_url"} to pass to fibe_ops_wait.
+Failures are results with isError: branch on structuredContent.error.code; error.resume, when set, is the exact tool call that resumes.
+Destructive tools (_delete, _stop) need "confirm": true.`

@@ -1,0 +1,474 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	res, err := w.cs.ListTools(ctxT(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		got[tool.Name] = tool
+	}
+	for _, want := range Tools() {
+		tool := got[want.Name]
+		if tool == nil {
+			t.Fatalf("%s not listed", want.Name)
+		}
+		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" || tool.Annotations == nil {
+			t.Fatalf("%s: missing schema, description or annotations: %+v", want.Name, tool)
+		}
+		a := tool.Annotations
+		destructive := strings.HasSuffix(tool.Name, "_delete") || strings.HasSuffix(tool.Name, "_stop")
+		if *a.DestructiveHint != destructive {
+			t.Errorf("%s: destructiveHint %v", tool.Name, *a.DestructiveHint)
+		}
+		idempotent := strings.HasSuffix(tool.Name, "_update") || strings.HasSuffix(tool.Name, "_delete") || tool.Name == "fibe_breaker_reset"
+		if a.IdempotentHint != idempotent {
+			t.Errorf("%s: idempotentHint %v", tool.Name, a.IdempotentHint)
+		}
+		if a.ReadOnlyHint && (destructive || strings.Contains(tool.Name, "create")) {
+			t.Errorf("%s: readOnlyHint on a mutation", tool.Name)
+		}
+	}
+	if len(got) != len(Tools()) {
+		t.Fatalf("listed %d tools, registered %d", len(got), len(Tools()))
+	}
+	for _, name := range []string{"fibe_playgrounds_list", "fibe_playgrounds_get", "fibe_marquees_list", "fibe_whoami", "fibe_ops_get"} {
+		if !got[name].Annotations.ReadOnlyHint {
+			t.Errorf("%s is a read without readOnlyHint", name)
+		}
+	}
+}
+
+// A create under commit-then-502 creates exactly one playground with one key.
+func TestCreateUnderCommitThen502CreatesOnceWithOneKey(t *testing.T) {
+	w := newWorld(t, localapi.Config{Seed: 7}, func(_ *Config, o *client.Options) {
+		o.Policy.MaxRetries = 10
+		o.Policy.BreakerThreshold = 1000
+	})
+	w.createPG("calm-1", "web", "local") // learn the marquee first: only the create is faulted
+	if err := w.emu.SetChaos("commit-then-502=0.5"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		name := fmt.Sprintf("chaos-%d", i)
+		before := len(w.reqs.all())
+		var p client.Playground
+		w.ok("fibe_playgrounds_create", map[string]any{"name": name, "playspec": "web", "marquee": "local", "wait": false}, &p)
+		if p.Name != name {
+			t.Fatalf("result %+v", p)
+		}
+		if n := w.emu.Stats().Creates[name]; n != 1 {
+			t.Fatalf("%s created %d times", name, n)
+		}
+		keys := map[string]bool{}
+		for _, r := range w.reqs.all()[before:] {
+			if r.Method == "POST" && r.Path == "/api/playgrounds" {
+				keys[r.Key] = true
+			}
+		}
+		if len(keys) != 1 || keys[""] {
+			t.Fatalf("%s: create keys %v", name, keys)
+		}
+	}
+	if st := w.emu.Stats(); st.Faults["commit-then-502"] == 0 || st.Replays == 0 {
+		t.Fatalf("the seed injected no fault or no replay: %+v", st)
+	}
+}
+
+func TestRolloutReportsProgressAndReturnsTheStatus(t *testing.T) {
+	w := newWorld(t, localapi.Config{Speed: 20})
+	w.createPG("preview-42", "web", "local")
+	res, err := w.cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_playgrounds_action",
+		Meta:      mcp.Meta{"progressToken": "tok-1"},
+		Arguments: map[string]any{"playground": "preview-42", "action": "rollout"}})
+	if err != nil || res.IsError {
+		t.Fatalf("rollout: %v %s", err, text(res))
+	}
+	checkOutput(t, "fibe_playgrounds_action", res.StructuredContent)
+	var st client.PlaygroundStatus
+	decode(t, res.StructuredContent, &st)
+	if st.Status != "running" {
+		t.Fatalf("status %+v", st)
+	}
+	waitFor(t, 5*time.Second, func() bool { return len(w.progressOf("tok-1")) >= 2 })
+	notes := w.progressOf("tok-1")
+	if len(notes) < 2 {
+		t.Fatalf("%d progress notifications", len(notes))
+	}
+	for i, n := range notes {
+		if i > 0 && n.Progress <= notes[i-1].Progress {
+			t.Fatalf("progress not increasing: %v then %v", notes[i-1].Progress, n.Progress)
+		}
+	}
+	if !strings.HasPrefix(notes[len(notes)-1].Message, "rolling out preview-42 · ") {
+		t.Fatalf("message %q", notes[len(notes)-1].Message)
+	}
+	if !strings.Contains(text(res), `"status": "running"`) {
+		t.Fatalf("text content is not the JSON: %s", text(res))
+	}
+}
+
+func TestBrokenRolloutIsAToolErrorWithCodeStepAndRequestID(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	w.createPG("broken-1", "broken", "local")
+	e := w.fail("fibe_playgrounds_action", map[string]any{"playground": "broken-1", "action": "rollout"})
+	details, _ := e["details"].(map[string]any)
+	if e["code"] != "PLAYGROUND_BUILD_FAILED" || details["step"] != "build" || e["request_id"] == "" || e["request_id"] == nil {
+		t.Fatalf("error %v", e)
+	}
+	if _, ok := e["resume"]; !ok {
+		t.Fatalf("no resume key: %v", e)
+	}
+}
+
+func TestDeadMarqueeOpensTheBreakerAndStopsSending(t *testing.T) {
+	w := newWorld(t, localapi.Config{}) // the default policy: 3 retries, the breaker opens after 5 failures
+	w.createPG("dead-1", "web", "prod-eu")
+	if err := w.emu.SetChaos("outage=marquee/prod-eu@0s+1h"); err != nil {
+		t.Fatal(err)
+	}
+	before := w.reqs.count("", "/api/playgrounds/dead-1")
+	var e map[string]any
+	for i := 0; i < 10; i++ {
+		e = w.fail("fibe_playgrounds_status", map[string]any{"playground": "dead-1"})
+		if e["code"] == client.CodeCircuitOpen {
+			break
+		}
+	}
+	sent := w.reqs.count("", "/api/playgrounds/dead-1") - before
+	if e["code"] != client.CodeCircuitOpen || sent != 5 {
+		t.Fatalf("after %d requests: %v", sent, e)
+	}
+	e = w.fail("fibe_playgrounds_status", map[string]any{"playground": "dead-1"})
+	if e["code"] != client.CodeCircuitOpen || w.reqs.count("", "/api/playgrounds/dead-1")-before != 5 {
+		t.Fatalf("an open breaker sent a request: %v", e)
+	}
+	var list []client.BreakerStatus
+	w.ok("fibe_breaker_status", nil, &list)
+	if len(list) == 0 || list[0].Resource != "marquee/prod-eu" || list[0].State != "open" {
+		t.Fatalf("breakers %+v", list)
+	}
+	w.ok("fibe_breaker_reset", map[string]any{"resource": "marquee/prod-eu"}, nil)
+}
+
+// Cancelling a call mid-wait stops it within a second; nothing is sent after.
+func TestCancelMidWaitSendsNothingAfterwards(t *testing.T) {
+	w := newWorld(t, localapi.Config{Speed: 0.5})
+	w.ok("fibe_playgrounds_create", map[string]any{"name": "slow-1", "playspec": "web", "marquee": "local", "wait": false}, nil)
+	ctx, cancel := context.WithCancel(ctxT(t))
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.cs.CallTool(ctx, &mcp.CallToolParams{Name: "fibe_playgrounds_action", Meta: mcp.Meta{"progressToken": "slow"},
+			Arguments: map[string]any{"playground": "slow-1", "action": "rollout"}})
+		done <- err
+	}()
+	waitFor(t, 10*time.Second, func() bool {
+		for _, n := range w.progressOf("slow") {
+			if strings.Contains(n.Message, "poll") {
+				return true
+			}
+		}
+		return false
+	})
+	cancel()
+	cancelled := time.Now()
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled call returned a result")
+	}
+	select {
+	case <-w.callsDone:
+	case <-time.After(time.Second):
+		t.Fatal("the call did not stop within 1s of its cancellation")
+	}
+	stopped := time.Now()
+	// Polls run every 10ms: watch ten intervals for a straggler.
+	deadline := stopped.Add(100 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, r := range w.reqs.all() {
+		if r.At.After(stopped) {
+			t.Fatalf("request after the call stopped (%s after cancel): %+v", r.At.Sub(cancelled), r)
+		}
+	}
+}
+
+func TestDestructiveToolsNeedConfirm(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	w.createPG("keep-1", "web", "local")
+	e := w.fail("fibe_playgrounds_delete", map[string]any{"playground": "keep-1"})
+	if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" {
+		t.Fatalf("error %v", e)
+	}
+	e = w.fail("fibe_playgrounds_stop", map[string]any{"playground": "keep-1"})
+	if e["code"] != CodeInvalidArgument {
+		t.Fatalf("error %v", e)
+	}
+	if n := w.reqs.count("DELETE", "/api/"); n != 0 {
+		t.Fatalf("%d DELETE sent", n)
+	}
+	if n := w.reqs.count("POST", "/api/playgrounds/keep-1/operations"); n != 0 {
+		t.Fatalf("%d stop sent", n)
+	}
+	var out map[string]any
+	w.ok("fibe_playgrounds_delete", map[string]any{"playground": "keep-1", "confirm": true}, &out)
+	if out["deleted"] != true || out["playground"] != "keep-1" {
+		t.Fatalf("delete result %v", out)
+	}
+}
+
+func TestServeYesLiftsTheGate(t *testing.T) {
+	w := newWorld(t, localapi.Config{}, func(c *Config, _ *client.Options) { c.Yes = true })
+	w.createPG("go-1", "web", "local")
+	w.ok("fibe_playgrounds_delete", map[string]any{"playground": "go-1"}, nil)
+}
+
+func TestSchemaFailuresAreProtocolErrorsNamingTheField(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	for _, c := range []struct {
+		tool  string
+		args  map[string]any
+		field string
+	}{
+		{"fibe_playgrounds_action", map[string]any{"playground": "x", "action": "rollout", "wait_timeout": 3600}, "wait_timeout"},
+		{"fibe_playgrounds_action", map[string]any{"playground": "x", "action": "explode"}, "action"},
+		{"fibe_playgrounds_get", map[string]any{}, "playground"},
+		{"fibe_playgrounds_get", map[string]any{"playground": 42}, "playground"},
+		{"fibe_logs_follow", map[string]any{"playground": "x", "duration": 601}, "duration"},
+		{"fibe_playgrounds_list", map[string]any{"bogus": 1}, "bogus"},
+		{"fibe_no_such_tool", map[string]any{}, "fibe_no_such_tool"},
+	} {
+		_, err := w.cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err == nil || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s %v: %v", c.tool, c.args, err)
+		}
+	}
+	if n := len(w.reqs.all()); n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+}
+
+func TestValuesTheSchemaCannotJudgeAreInvalidArgument(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	for _, c := range []struct {
+		tool  string
+		args  map[string]any
+		field string
+	}{
+		{"fibe_playgrounds_action", map[string]any{"playground": "x", "action": "rollout", "idempotency_key": "has space"}, "idempotency_key"},
+		{"fibe_playgrounds_get", map[string]any{"playground": "  "}, "playground"},
+		{"fibe_playgrounds_update", map[string]any{"playground": "x", "name": "y", "idempotency_key": strings.Repeat("k", 256)}, "idempotency_key"},
+		{"fibe_playgrounds_create", map[string]any{"name": "", "playspec": "web"}, "name"},
+	} {
+		e := w.fail(c.tool, c.args)
+		if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != c.field || !strings.Contains(fmt.Sprint(e["message"]), c.field) {
+			t.Errorf("%s %v: %v", c.tool, c.args, e)
+		}
+	}
+	if n := len(w.reqs.all()); n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+}
+
+func TestSameKeyReplaysAndSaysSo(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	args := map[string]any{"name": "twice", "playspec": "web", "marquee": "local", "idempotency_key": "agent-k1", "wait": false}
+	first := w.ok("fibe_playgrounds_create", args, nil)
+	if first.Meta["idempotent_replayed"] != nil {
+		t.Fatalf("first call replayed: %v", first.Meta)
+	}
+	second := w.ok("fibe_playgrounds_create", args, nil)
+	if second.Meta["idempotent_replayed"] != true {
+		t.Fatalf("second call not reported as a replay: %v", second.Meta)
+	}
+	if n := w.emu.Stats().Creates["twice"]; n != 1 {
+		t.Fatalf("created %d times", n)
+	}
+}
+
+// A slow wait never blocks another call.
+func TestConcurrentCallsDoNotWaitOnEachOther(t *testing.T) {
+	w := newWorld(t, localapi.Config{Speed: 0.5})
+	w.ok("fibe_playgrounds_create", map[string]any{"name": "slow-2", "playspec": "web", "marquee": "local", "wait": false}, nil)
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	go func() {
+		_, _ = w.cs.CallTool(ctx, &mcp.CallToolParams{Name: "fibe_playgrounds_wait", Arguments: map[string]any{"playground": "slow-2", "for": "stopped"}})
+	}()
+	waitFor(t, 10*time.Second, func() bool { return w.reqs.count("GET", "/api/playgrounds/slow-2/status") > 0 })
+	var list []client.Playground
+	w.ok("fibe_playgrounds_list", nil, &list)
+	if len(list) != 1 {
+		t.Fatalf("list %+v", list)
+	}
+}
+
+func TestAsyncTimeoutResumesWithOpsWait(t *testing.T) {
+	w := newWorld(t, localapi.Config{Speed: 0.1})
+	w.ok("fibe_playgrounds_create", map[string]any{"name": "late-1", "playspec": "web", "marquee": "local", "wait": false}, nil)
+	e := w.fail("fibe_playgrounds_action", map[string]any{"playground": "late-1", "action": "rollout", "wait_timeout": 1})
+	r, _ := e["resume"].(map[string]any)
+	if e["code"] != client.CodeAsyncTimeout || r["tool"] != "fibe_ops_wait" || r["arguments"].(map[string]any)["request_id"] == "" {
+		t.Fatalf("error %v", e)
+	}
+	var op map[string]any
+	w.ok("fibe_ops_get", map[string]any{"request_id": r["arguments"].(map[string]any)["request_id"]}, &op)
+	if op["status"] == "" {
+		t.Fatalf("ops get %v", op)
+	}
+}
+
+func waitFor(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s", limit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A bounded follow streams lines as progress and returns them.
+func TestLogsFollowStreamsLinesAsProgress(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	w.createPG("logs-1", "web", "local")
+	w.ok("fibe_playgrounds_action", map[string]any{"playground": "logs-1", "action": "rollout"}, nil)
+	res, err := w.cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_logs_follow", Meta: mcp.Meta{"progressToken": 7},
+		Arguments: map[string]any{"playground": "logs-1", "tail": 5, "max_lines": 3, "duration": 20}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	checkOutput(t, "fibe_logs_follow", res.StructuredContent)
+	var out struct {
+		Lines []client.LogLine `json:"lines"`
+		Ended string           `json:"ended"`
+	}
+	decode(t, res.StructuredContent, &out)
+	if len(out.Lines) != 3 || out.Ended != "max_lines" || out.Lines[0].Line == "" {
+		t.Fatalf("result %+v", out)
+	}
+	// Notifications are handled apart from the response: wait for them.
+	waitFor(t, 5*time.Second, func() bool { return len(w.progressOf(float64(7))) >= 3 })
+	if notes := w.progressOf(float64(7)); len(notes) != 3 || !strings.Contains(notes[0].Message, out.Lines[0].Line) {
+		t.Fatalf("progress %+v", notes)
+	}
+}
+
+// Every tool once, each result checked against its output schema.
+func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	used := map[string]bool{}
+	ok := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		used[name] = true
+		var out any
+		w.ok(name, args, &out)
+		m, _ := out.(map[string]any)
+		return m
+	}
+	ok("fibe_whoami", nil)
+	ok("fibe_playgrounds_create", map[string]any{"name": "tour", "playspec": "web", "marquee": "local", "env": map[string]any{"A": "1"}})
+	ok("fibe_playgrounds_list", map[string]any{"all": true})
+	ok("fibe_playgrounds_get", map[string]any{"playground": "tour"})
+	ok("fibe_playgrounds_update", map[string]any{"playground": "tour", "env": map[string]any{"B": "2"}})
+	ok("fibe_playgrounds_action", map[string]any{"playground": "tour", "action": "rollout"})
+	ok("fibe_playgrounds_status", map[string]any{"playground": "tour"})
+	ok("fibe_playgrounds_status", map[string]any{"playground": "tour", "refresh": true})
+	ok("fibe_playgrounds_wait", map[string]any{"playground": "tour"})
+	if lines := ok("fibe_playgrounds_logs", map[string]any{"playground": "tour", "tail": 3}); len(lines["lines"].([]any)) == 0 {
+		t.Fatalf("no log lines: %v", lines)
+	}
+	handle := ok("fibe_playgrounds_action", map[string]any{"playground": "tour", "action": "hard_restart", "wait": false})
+	ok("fibe_ops_wait", map[string]any{"request_id": handle["request_id"]})
+	ok("fibe_ops_get", map[string]any{"request_id": handle["request_id"]})
+	ok("fibe_playgrounds_stop", map[string]any{"playground": "tour", "confirm": true})
+	ok("fibe_playgrounds_delete", map[string]any{"playground": "tour", "confirm": true})
+	ok("fibe_marquees_list", nil)
+	ok("fibe_marquees_get", map[string]any{"marquee": "local"})
+	ok("fibe_marquees_create", map[string]any{"name": "tour-mq", "host": "203.0.113.7", "port": 2222, "user": "deploy"})
+	ok("fibe_marquees_update", map[string]any{"marquee": "tour-mq", "port": 22})
+	ok("fibe_marquees_test_connection", map[string]any{"marquee": "tour-mq"})
+	ok("fibe_marquees_delete", map[string]any{"marquee": "tour-mq", "confirm": true})
+	ok("fibe_breaker_status", nil)
+	ok("fibe_breaker_reset", nil)
+	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress
+	for _, tool := range Tools() {
+		if !used[tool.Name] {
+			t.Errorf("%s not exercised", tool.Name)
+		}
+	}
+}
+
+// An unknown outcome resumes with the same tool, arguments and key; the
+// resumed call is a replay, and nothing is created twice.
+func TestUnknownOutcomeResumesWithTheSameKey(t *testing.T) {
+	w := newWorld(t, localapi.Config{}, func(_ *Config, o *client.Options) {
+		o.Policy.MaxRetries = reliability.NoRetries
+		o.Policy.BreakerThreshold = 1000
+	})
+	w.createPG("warm", "web", "local")
+	if err := w.emu.SetChaos("commit-then-502=1"); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"name": "lost-answer", "playspec": "web", "marquee": "local", "wait": false}
+	e := w.fail("fibe_playgrounds_create", args)
+	r, _ := e["resume"].(map[string]any)
+	if r["tool"] != "fibe_playgrounds_create" {
+		t.Fatalf("error %v", e)
+	}
+	again := r["arguments"].(map[string]any)
+	if again["idempotency_key"] == "" || again["idempotency_key"] != e["idempotency_key"] || again["name"] != "lost-answer" {
+		t.Fatalf("resume arguments %v (error %v)", again, e)
+	}
+	if err := w.emu.SetChaos("off"); err != nil {
+		t.Fatal(err)
+	}
+	res := w.ok("fibe_playgrounds_create", again, nil)
+	if res.Meta["idempotent_replayed"] != true {
+		t.Fatalf("the resumed call was not a replay: %v", res.Meta)
+	}
+	if n := w.emu.Stats().Creates["lost-answer"]; n != 1 {
+		t.Fatalf("created %d times", n)
+	}
+}
+
+func TestRetriesAreReportedAsProgress(t *testing.T) {
+	w := newWorld(t, localapi.Config{Seed: 1, Chaos: "503=0.6"}, func(_ *Config, o *client.Options) {
+		o.Policy.MaxRetries = 20
+		o.Policy.BreakerThreshold = 1000
+	})
+	for i := 0; i < 10 && w.emu.Stats().Faults["503"] == 0; i++ {
+		res, err := w.cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_marquees_list", Meta: mcp.Meta{"progressToken": "r"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%v %s", err, text(res))
+		}
+	}
+	if w.emu.Stats().Faults["503"] == 0 {
+		t.Fatal("the seed injected no 503")
+	}
+	waitFor(t, 5*time.Second, func() bool {
+		for _, n := range w.progressOf("r") {
+			if strings.Contains(n.Message, "retrying in") {
+				return true
+			}
+		}
+		return false
+	})
+}

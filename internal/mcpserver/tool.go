@@ -1,0 +1,217 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// Tool is one registered tool: its schemas, its hints and what it runs.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	ReadOnly    bool // changes nothing
+	Destructive bool // takes something down; needs "confirm": true
+	Idempotent  bool // the same call again has no further effect
+	Local       bool // touches only local state (no open world)
+
+	Input  *jsonschema.Schema
+	Output *jsonschema.Schema
+
+	input *jsonschema.Resolved
+	// run decodes the validated arguments and calls the client.
+	run func(ctx context.Context, c *call, args json.RawMessage) (any, error)
+}
+
+// The common arguments (mcp.md, "Common arguments of every mutating tool").
+// Tool inputs embed them, so they appear in every schema that needs them.
+type (
+	mutationArgs struct {
+		IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"Idempotency-Key to send (1-255 printable ASCII characters, no spaces). Calling again with the same key replays the first answer instead of applying the change twice. Default: a fresh key for this call."`
+	}
+	waitArgs struct {
+		Wait        *bool `json:"wait,omitempty" jsonschema:"Wait for the async operation to finish (default true). With false the result is the handle {request_id, status, status_url}; resume with fibe_ops_wait."`
+		WaitTimeout int   `json:"wait_timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800). On timeout the error is ASYNC_TIMEOUT and its resume names fibe_ops_wait."`
+	}
+	confirmArgs struct {
+		Confirm bool `json:"confirm,omitempty" jsonschema:"Must be true: this tool takes something down."`
+	}
+)
+
+const (
+	defaultWait = 5 * time.Minute
+	maxWaitSecs = 30 * 60
+)
+
+// spec is what a tool definition says besides its typed run function.
+type spec struct {
+	name, title, desc string
+	readOnly          bool
+	destructive       bool
+	idempotent        bool
+	local             bool
+	output            *jsonschema.Schema
+	// tweak adjusts the inferred input schema (enums, ranges, defaults).
+	tweak func(*jsonschema.Schema)
+}
+
+// define builds a Tool whose input schema is inferred from In. run gets
+// the decoded arguments; what it returns is the tool's result.
+func define[In any](s spec, run func(ctx context.Context, c *call, in *In) (any, error)) *Tool {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", s.name, err))
+	}
+	if in.Properties == nil {
+		in.Properties = map[string]*jsonschema.Schema{}
+	}
+	commonRanges(in)
+	if s.tweak != nil {
+		s.tweak(in)
+	}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolve input schema: %v", s.name, err))
+	}
+	return &Tool{
+		Name: s.name, Title: s.title, Description: s.desc,
+		ReadOnly: s.readOnly, Destructive: s.destructive, Idempotent: s.idempotent, Local: s.local,
+		Input: in, Output: s.output, input: resolved,
+		run: func(ctx context.Context, c *call, raw json.RawMessage) (any, error) {
+			v := new(In)
+			if err := json.Unmarshal(raw, v); err != nil {
+				return nil, invalidParams("invalid arguments: %v", err)
+			}
+			if err := c.prepare(v); err != nil {
+				return nil, err
+			}
+			return run(ctx, c, v)
+		},
+	}
+}
+
+// commonRanges puts the ranges and defaults of the common arguments into a
+// schema that has them. idempotency_key stays a plain string: its rules are
+// checked by the CLI's own validator (INVALID_ARGUMENT), not the schema.
+func commonRanges(s *jsonschema.Schema) {
+	if p := s.Properties["wait_timeout"]; p != nil {
+		p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
+		p.Default = json.RawMessage(`300`)
+	}
+	if p := s.Properties["wait"]; p != nil {
+		p.Types, p.Type = nil, "boolean"
+		p.Default = json.RawMessage(`true`)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// enum restricts a string property to values.
+func enum(s *jsonschema.Schema, prop string, values ...string) {
+	p := s.Properties[prop]
+	p.Enum = make([]any, len(values))
+	for i, v := range values {
+		p.Enum[i] = v
+	}
+}
+
+// mcpTool is the protocol description of t.
+func (t *Tool) mcpTool() *mcp.Tool {
+	open := !t.Local
+	a := &mcp.ToolAnnotations{
+		Title:           t.Title,
+		ReadOnlyHint:    t.ReadOnly,
+		DestructiveHint: ptr(t.Destructive),
+		IdempotentHint:  t.Idempotent,
+		OpenWorldHint:   &open,
+	}
+	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: a, InputSchema: t.Input}
+	if t.Output != nil {
+		mt.OutputSchema = t.Output
+	}
+	return mt
+}
+
+// invalidParams is the protocol error of a call the schema rejects.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// handler runs one call of t: schema check, then the tool, then the result.
+func (t *Tool) handler(cfg *Config) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		if len(raw) == 0 || string(raw) == "null" {
+			raw = json.RawMessage(`{}`)
+		}
+		var doc any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return nil, invalidParams("%s: arguments are not JSON: %v", t.Name, err)
+		}
+		if _, ok := doc.(map[string]any); !ok {
+			return nil, invalidParams("%s: arguments must be an object", t.Name)
+		}
+		if err := t.input.Validate(doc); err != nil {
+			return nil, invalidParams("%s: %s", t.Name, schemaMessage(err))
+		}
+		c := newCall(ctx, cfg, t, req, raw)
+		defer c.close()
+		out, err := t.run(ctx, c, raw)
+		if rpcErr, ok := err.(*jsonrpc.Error); ok {
+			return nil, rpcErr
+		}
+		if err != nil {
+			return errorResult(c, err), nil
+		}
+		return successResult(c, out)
+	}
+}
+
+// schemaMessage shortens the validator's message to what names the field:
+// "validating root: validating /properties/wait_timeout: maximum: ..." →
+// "wait_timeout: maximum: ...".
+func schemaMessage(err error) string {
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, "validating root: ", "")
+	msg = strings.ReplaceAll(msg, "validating /properties/", "")
+	msg = strings.ReplaceAll(msg, "required: missing properties", "missing required arguments")
+	return "invalid arguments: " + msg
+}
+
+// validKey checks an idempotency_key argument as --idempotency-key is.
+func validKey(key string) error {
+	if key == "" {
+		return nil
+	}
+	if err := reliability.ValidateIdempotencyKey(key); err != nil {
+		return invalidArgument("idempotency_key", "invalid idempotency_key: %v", err)
+	}
+	return nil
+}
+
+// mutation returns the options of a mutation call.
+func (m mutationArgs) options() client.MutationOptions {
+	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey}
+}
+
+// options returns the wait options of a call.
+func (w waitArgs) options() client.WaitOptions {
+	wo := client.WaitOptions{Timeout: defaultWait}
+	if w.WaitTimeout > 0 {
+		wo.Timeout = time.Duration(w.WaitTimeout) * time.Second
+	}
+	if w.Wait != nil && !*w.Wait {
+		wo.NoWait = true
+	}
+	return wo
+}
