@@ -30,8 +30,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 type mutation struct {
 	method, path string
 	body         any
-	resource     string                       // breaker resource, or
-	resolve      func(context.Context) string // how to learn it (after the key is validated)
+	resource     string // breaker resource
 	mo           MutationOptions
 	wo           WaitOptions
 }
@@ -46,9 +45,6 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	key := m.mo.IdempotencyKey
 	if key == "" {
 		key = reliability.NewIdempotencyKey()
-	}
-	if m.resolve != nil {
-		m.resource = m.resolve(ctx)
 	}
 	resp, err := c.do(ctx, &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource})
 	if err != nil {

@@ -22,9 +22,12 @@
 // attempt, so once it opens the rest of the budget is not sent. A mutation
 // mints its Idempotency-Key once and sends it on every attempt; polls are
 // GETs and carry none, but their errors name the mutation's key. Requests
-// are attributed to a marquee (a playground's marquee is learned from the
-// playground and cached in the state directory), so a dead marquee silences
-// only requests about it.
+// are attributed to a marquee without sending anything to find out: every
+// answer that names a marquee teaches a cache in the state store, and until
+// it does a request about a playground counts against
+// "playground/<ref as typed>" and one about a marquee id against
+// "marquee/<id>", so a dead marquee silences only requests about it and
+// never the host.
 //
 // net/http re-sends an idempotent request (a GET, or one carrying an
 // Idempotency-Key) once on a new connection when a reused keep-alive

@@ -29,7 +29,9 @@
 // when a new window is seen and for the window's last slots. Poller paces the polls of an async operation and
 // lets a poll answer's Retry-After set the next interval.
 //
-// Breakers are one per resource ("marquee/<name>", or "api/<host>"), with
+// Breakers are one per resource ("marquee/<name>"; "playground/<ref>" or
+// "marquee/<id>" until the marquee's name is known; "api/<host>" for
+// requests about no marquee), with
 // sony/gobreaker's semantics and its SharedState as the record, persisted in
 // a Store (FileStore: one file per API host under the state directory,
 // replaced atomically; a Redis store can implement the same interface).
