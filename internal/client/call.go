@@ -46,7 +46,7 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	if key == "" {
 		key = reliability.NewIdempotencyKey()
 	}
-	resp, err := c.do(ctx, &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource})
+	resp, err := c.do(ctx, &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout})
 	if err != nil {
 		return nil, err
 	}

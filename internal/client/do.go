@@ -40,6 +40,12 @@ type request struct {
 	last     *Error        // the last failed attempt's error
 	unknown  bool          // an attempt was sent and got no definitive answer
 	honoured time.Duration // the last Retry-After waited
+
+	// A mutation answered "in flight" is sent again until its deadline,
+	// wait after the start (the command's --wait-timeout; 0 → the policy's).
+	wait     time.Duration
+	deadline time.Time
+	inFlight *reliability.FullJitter
 }
 
 type response struct {
