@@ -44,3 +44,20 @@ func TestInFlightRestartIsWaitedOut(t *testing.T) {
 		t.Fatalf("error document %+v", doc)
 	}
 }
+
+// A wait whose status store answers 503 goes on to its deadline and ends
+// with exit 10 and the command that resumes it, not exit 12.
+func TestWaitThroughASickStatusStoreEndsAsTimeout(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{Speed: 1})
+	w.ok("pg", "create", "--name", "sick", "--playspec", "web")
+	var h struct {
+		RequestID string `json:"request_id"`
+	}
+	w.jsonOf(&h, "pg", "rollout", "sick", "--no-wait")
+	if err := w.server.SetChaos("503=1"); err != nil {
+		t.Fatal(err)
+	}
+	r := expectExit(t, w, 10, "ASYNC_TIMEOUT", "ops", "wait", h.RequestID, "--wait-timeout", "1500ms")
+	mustContain(t, "stderr", r.stderr, "fibe ops wait "+h.RequestID, "the last poll failed")
+}

@@ -209,7 +209,7 @@ func TestOpsWaitAndGetByRequestID(t *testing.T) {
 		t.Fatalf("%+v %v", st, err)
 	}
 	_, _, err = c.Async.Wait(ctxT(t), "req_nope", WaitOptions{})
-	if e := mustError(t, err, CodeNotFound); e.RequestID != "req_nope" {
+	if e := mustError(t, err, CodeNotFound); e.AsyncRequestID != "req_nope" || e.Details["async_request_id"] != "req_nope" {
 		t.Fatalf("%+v", e)
 	}
 	if rec.count() != 3 {

@@ -79,14 +79,42 @@ func (s *PlaygroundsService) Action(ctx context.Context, ref, action string, for
 	var st PlaygroundStatus
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/operations",
 		body: map[string]any{"action_type": action, "force": force}, resource: resource, mo: mo, wo: wo}, &st)
-	if err != nil || notWaited(meta, wo) {
+	if err != nil {
+		s.explainFailure(ctx, ref, resource, err)
 		return nil, meta, err
+	}
+	if notWaited(meta, wo) {
+		return nil, meta, nil
 	}
 	s.c.learn([]Playground{st.Playground}, nil)
 	if terminalStatuses[st.Status] && !(action == "destroy" && st.Status == "destroyed") {
 		return &st, meta, terminalError(&st, meta, resource)
 	}
 	return &st, meta, nil
+}
+
+// explainFailure adds to the error of a failed operation what `pg wait`
+// would show, from one status read after the failure: the failed step,
+// build statuses, state reasons and failure diagnostics. The server's code,
+// message and details are kept; a status that cannot be read adds nothing.
+func (s *PlaygroundsService) explainFailure(ctx context.Context, ref, resource string, err error) {
+	e, ok := AsError(err)
+	if !ok || !e.Async || e.AsyncRequestID == "" || e.Code == CodeAsyncTimeout || e.Code == CodeCancelled {
+		return
+	}
+	st, _, serr := s.status(ctx, ref, resource)
+	if serr != nil {
+		s.c.trace.printf("status after the failed operation not read: %v", serr)
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	for k, v := range terminalError(st, nil, resource).Details {
+		if _, ok := e.Details[k]; !ok {
+			e.Details[k] = v
+		}
+	}
 }
 
 func (s *PlaygroundsService) Status(ctx context.Context, ref string) (*PlaygroundStatus, *Response, error) {
@@ -176,6 +204,9 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 				last = &PlaygroundStatus{Playground: Playground{Name: ref, Status: "destroyed"}}
 				return true, 0, nil
 			}
+			if e, ok := AsError(err); ok {
+				return false, 0, pollError(e)
+			}
 			return false, 0, err
 		}
 		last, lastResp = st, resp
@@ -197,6 +228,8 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 			e.Details["status"] = last.Status
 			e.Message += " (still " + last.Status + ")"
 		}
+		e.Message += lastPollFailure(err)
+		addLastPollError(e.Details, err)
 		return last, e
 	case err != nil && ctx.Err() != nil:
 		return last, s.c.cancelled(ctx, &request{resource: resource})
