@@ -89,8 +89,11 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 		n := b.attempt()
 		if r.rateLimited {
 			// Takes a slot of the rate-limit window, first waiting for the
-			// window to refill when none is left.
-			err := c.ledger.Admit(ctx, func(wait time.Duration) {
+			// window to refill when none is left (unless a 429's
+			// Retry-After was just waited for that window).
+			settled := r.rateWaited
+			r.rateWaited = time.Time{}
+			err := c.ledger.AdmitAfter(ctx, settled, func(wait time.Duration) {
 				c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
 				c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
 			})
@@ -153,6 +156,9 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 	if hasAsked {
 		delay, why = asked, d.Reason+"; Retry-After"
 		r.honoured, e.RetryAfter = asked, asked
+		if rl, ok := c.ledger.Last(); ok && e.Status == http.StatusTooManyRequests && r.rateLimited {
+			r.rateWaited = rl.Reset
+		}
 	}
 	n := b.attempts()
 	c.trace.printf("retry %d/%d in %s: %s", n, c.policy.Retries(), delay.Round(time.Millisecond), why)

@@ -58,6 +58,8 @@ func clientExitCode(e *client.Error) int {
 		return ExitCircuitOpen
 	case client.CodeRemoteFailed, client.CodeTerminalState:
 		return ExitRemoteFailed
+	case client.CodeInvalidResponse: // on every path, async results included
+		return ExitError
 	}
 	if e.Async {
 		return ExitRemoteFailed // any code an async operation ended with
