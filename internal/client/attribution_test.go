@@ -3,9 +3,12 @@ package client
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/fibegg/fibe/internal/localapi"
 )
 
 // With a cold marquee cache every request is sent once per attempt: no
@@ -191,4 +194,73 @@ func TestDeadMarqueeColdCacheLeavesOthersAlone(t *testing.T) {
 	if rec.count() != before {
 		t.Fatalf("%d requests sent through an open breaker", rec.count()-before)
 	}
+}
+
+// Against the emulator, counted on its side: with a cold cache a get is one
+// request, and an outage of prod-eu opens only the breaker of the
+// playground asked about; pg list, marquee local and the host stay up.
+func TestEmulatorColdCacheOutage(t *testing.T) {
+	s, err := localapi.New(localapi.Config{Speed: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fresh connection per request, so that net/http never re-sends one
+	// (see the package doc) and the counts are exact.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		s.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	url := srv.URL
+	setup := emulatorClient(t, url)
+	for _, pg := range [][2]string{{"eu-1", "prod-eu"}, {"local-1", "local"}} {
+		if _, _, err := setup.Playgrounds.Create(ctxT(t), map[string]any{"name": pg[0], "playspec_id": "web", "marquee_id": pg[1]}, MutationOptions{}, WaitOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := emulatorClient(t, url, func(o *Options) { o.StateDir = t.TempDir() }) // cold cache
+	before := s.Stats()
+	if _, _, err := c.Playgrounds.Get(ctxT(t), "eu-1"); err != nil {
+		t.Fatal(err)
+	}
+	after := s.Stats()
+	if total(after)-total(before) != 1 || after.Requests["GET /api/playgrounds"]["200"] != before.Requests["GET /api/playgrounds"]["200"] {
+		t.Fatalf("a cold get sent %d requests: %v", total(after)-total(before), after.Requests)
+	}
+
+	if err := s.SetChaos("outage=marquee/prod-eu@0s+1h"); err != nil {
+		t.Fatal(err)
+	}
+	cold := emulatorClient(t, url, func(o *Options) { o.StateDir = t.TempDir() })
+	before = s.Stats()
+	_, _, err = cold.Playgrounds.Status(ctxT(t), "eu-1")
+	if e, ok := AsError(err); !ok || (e.Code != CodeInternal && e.Code != CodeNetwork) {
+		t.Fatalf("status during the outage: %v", err)
+	}
+	_, _, err = cold.Playgrounds.Action(ctxT(t), "eu-1", "rollout", false, MutationOptions{}, WaitOptions{})
+	if e := mustError(t, err, CodeCircuitOpen); e.Resource != "playground/eu-1" {
+		t.Fatalf("%+v", e)
+	}
+	if n := total(s.Stats()) - total(before); n != 5 {
+		t.Fatalf("%d requests about the dead marquee, want 5", n)
+	}
+	if _, _, err := cold.Playgrounds.List(ctxT(t), ListOptions{}); err != nil {
+		t.Fatalf("pg list silenced: %v", err)
+	}
+	if _, _, err := cold.Playgrounds.Get(ctxT(t), "local-1"); err != nil {
+		t.Fatalf("marquee local silenced: %v", err)
+	}
+	if n := failuresOf(t, cold, cold.HostResource()); n != 0 {
+		t.Fatalf("the host breaker counted %d failures", n)
+	}
+}
+
+func total(s localapi.Stats) int {
+	n := 0
+	for _, byStatus := range s.Requests {
+		for _, c := range byStatus {
+			n += c
+		}
+	}
+	return n
 }

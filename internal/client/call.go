@@ -62,14 +62,19 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	if m.wo.NoWait {
 		return resp.meta, nil
 	}
-	result, _, err := c.waitAsync(ctx, h, key, m.resource, m.wo)
+	result, poll, err := c.waitAsync(ctx, h, key, m.resource, m.wo)
 	if err != nil {
 		return resp.meta, err
 	}
 	if out != nil && len(bytes.TrimSpace(result)) > 0 {
 		if err := json.Unmarshal(result, out); err != nil {
-			return resp.meta, &Error{Code: CodeInvalidResponse, Message: "async result is not the expected JSON: " + oneLine(err.Error()),
-				RequestID: h.RequestID, IdempotencyKey: key, Async: true, Err: err}
+			e := &Error{Code: CodeInvalidResponse, Message: "async result is not the expected JSON: " + oneLine(err.Error()),
+				IdempotencyKey: key, Async: true, Err: err, AsyncRequestID: h.RequestID,
+				Details: map[string]any{"async_request_id": h.RequestID}}
+			if poll != nil {
+				e.RequestID = poll.RequestID // the answer that carried the result
+			}
+			return resp.meta, e
 		}
 	}
 	return resp.meta, nil
