@@ -41,11 +41,20 @@
 //
 // A 202 is followed by polling its status_url verbatim (relative URLs
 // resolve against the API base; otherwise /api/async_requests/<id>); each
-// poll is a request like any other. A failed operation becomes the same
-// typed error a synchronous failure would (REMOTE_REQUEST_FAILED when it
-// names no code), a playground reaching error/failed/destroyed while waited
-// on becomes PLAYGROUND_TERMINAL_STATE with its reasons and diagnostics,
-// and the deadline becomes ASYNC_TIMEOUT naming the request id to resume.
+// poll is a request like any other, and one that still fails after its
+// retries (or that an open breaker holds back) does not end the wait,
+// which goes on to its deadline. A failed operation becomes the same typed
+// error a synchronous failure would (REMOTE_REQUEST_FAILED when it names
+// no code; a playground action adds the failed step, build statuses and
+// diagnostics from one status read), a playground reaching
+// error/failed/destroyed while waited on becomes PLAYGROUND_TERMINAL_STATE
+// with its reasons and diagnostics, and the deadline becomes ASYNC_TIMEOUT
+// naming the request id to resume and the last poll's failure.
+//
+// A 409 idempotency_key_in_flight (our own earlier attempt still running)
+// is sent again with the same key until the answer is replayed, bounded by
+// the command's wait deadline, not the retry budget; past it the mutation
+// is ASYNC_TIMEOUT with its key, the outcome unknown.
 // The API key goes only to the API origin and config trusted hosts, for
 // status URLs, redirects and cable URLs alike; plain http to any other
 // non-loopback origin is refused. Cancelling the context stops at once and
