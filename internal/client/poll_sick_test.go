@@ -38,10 +38,14 @@ func TestPollingGoesOnThroughASickStatusStore(t *testing.T) {
 	if err != nil || st.Status != "running" {
 		t.Fatalf("%+v %v", st, err)
 	}
-	// 5 failures open the breaker; while it is open nothing is sent, so
-	// far fewer polls than one a second for 45 s.
-	if n := polls.Load(); n < 5 || n > 12 {
-		t.Fatalf("%d failed polls in 45s, want the breaker to pace them", n)
+	// The first poll's 4 attempts and the second's first open the breaker
+	// (5 failures); nothing is sent while it is open; the half-open probe
+	// at 30 s fails and opens it again; the one at 60 s gets the result.
+	if n := polls.Load(); n != 6 {
+		t.Fatalf("%d failed polls in 45s, want 6: the breaker paces them", n)
+	}
+	if s := env.clock.Sleeps(); len(s) != 6 || s[4] != 30*time.Second || s[5] != 30*time.Second {
+		t.Fatalf("sleeps %v, want the two open windows at the end", s)
 	}
 	if rec.count() != int(polls.Load())+2 {
 		t.Fatalf("%d requests", rec.count())
