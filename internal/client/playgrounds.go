@@ -99,8 +99,12 @@ func (s *PlaygroundsService) Action(ctx context.Context, ref, action string, for
 // message and details are kept; a status that cannot be read adds nothing.
 func (s *PlaygroundsService) explainFailure(ctx context.Context, ref, resource string, err error) {
 	e, ok := AsError(err)
-	if !ok || !e.Async || e.AsyncRequestID == "" || e.Code == CodeAsyncTimeout || e.Code == CodeCancelled {
+	if !ok || !e.Async || e.AsyncRequestID == "" {
 		return
+	}
+	switch e.Code {
+	case CodeAsyncTimeout, CodeCancelled, CodeInvalidResponse:
+		return // not a failure of the operation
 	}
 	st, _, serr := s.status(ctx, ref, resource)
 	if serr != nil {
