@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -46,7 +47,8 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	if key == "" {
 		key = reliability.NewIdempotencyKey()
 	}
-	resp, err := c.do(ctx, &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout})
+	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout}
+	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +64,13 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	if m.wo.NoWait {
 		return resp.meta, nil
 	}
-	result, poll, err := c.waitAsync(ctx, h, key, m.resource, m.wo)
+	wo := m.wo
+	if r.inFlight != nil {
+		// Part of the wait went to the mutation in flight: the command's
+		// deadline bounds both.
+		wo.Timeout = max(r.deadline.Sub(c.clock.Now()), time.Millisecond)
+	}
+	result, poll, err := c.waitAsync(ctx, h, key, m.resource, wo)
 	if err != nil {
 		return resp.meta, err
 	}

@@ -141,3 +141,26 @@ func TestEmulatorCommitThenHangIsReplayedNotRunTwice(t *testing.T) {
 		t.Fatalf("never told in flight: %v", after.Requests)
 	}
 }
+
+// The in-flight wait and the wait on the operation it started share the
+// command's deadline.
+func TestInFlightAndTheAsyncWaitShareTheDeadline(t *testing.T) {
+	var n atomic.Int32
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		switch {
+		case r.Method != http.MethodPost:
+			replyJSON(w, 200, map[string]any{"status": "running"})
+		case n.Add(1) <= 3:
+			w.Header().Set("Retry-After", "5")
+			inFlight(w)
+		default:
+			replyJSON(w, 202, map[string]any{"request_id": "req_late", "status": "queued"})
+		}
+	})
+	c, env := newTestClient(t, srv.URL)
+	_, _, err := c.Playgrounds.Action(ctxT(t), "pg", "rollout", false, MutationOptions{}, WaitOptions{Timeout: 40 * time.Second})
+	mustError(t, err, CodeAsyncTimeout)
+	if el := env.clock.Now().Sub(time.Unix(1_700_000_000, 0)); el != 40*time.Second {
+		t.Fatalf("the command waited %v, want its 40s deadline", el)
+	}
+}
