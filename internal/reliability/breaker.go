@@ -12,7 +12,8 @@ import (
 )
 
 // Breakers are the circuit breakers of one API host, one per resource
-// ("marquee/<name>", or "api/<host>" for requests about no marquee).
+// ("marquee/<name>"; "playground/<ref>" or "marquee/<id>" while the
+// marquee's name is unknown; "api/<host>" for requests about no marquee).
 //
 // They follow sony/gobreaker's state machine and keep its SharedState as the
 // record, but run each transition as a short read-modify-write of the Store
