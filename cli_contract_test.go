@@ -59,5 +59,14 @@ func TestWaitThroughASickStatusStoreEndsAsTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := expectExit(t, w, 10, "ASYNC_TIMEOUT", "ops", "wait", h.RequestID, "--wait-timeout", "1500ms")
-	mustContain(t, "stderr", r.stderr, "fibe ops wait "+h.RequestID, "the last poll failed")
+	mustContain(t, "stderr", r.stderr, "fibe ops wait "+h.RequestID)
+	// The last poll's failure is in the details.
+	r = w.run("ops", "wait", h.RequestID, "--wait-timeout", "1s", "--json")
+	var doc errorDoc
+	if r.code != 10 || decodeOne(r.stderr, &doc) != nil {
+		t.Fatalf("--json: %s", r)
+	}
+	if last, _ := doc.Error.Details["last_error"].(string); doc.Error.Code != "ASYNC_TIMEOUT" || (last != "INTERNAL_ERROR" && last != "CIRCUIT_OPEN") {
+		t.Fatalf("error document %+v", doc)
+	}
 }
