@@ -54,6 +54,9 @@ func WaitFailed(f *Factory, err error) error {
 	if !ok || ce.Code != client.CodeAsyncTimeout || !f.IOStreams.JSON() {
 		return err
 	}
+	if ce.Resume != nil && ce.Resume.WaitRequestID == "" && ce.Resume.IdempotencyKey != "" {
+		return err // a mutation still in flight: nothing was accepted, no status to print
+	}
 	id, status := f.IOStreams.LastStatus()
 	if ce.RequestID != "" {
 		id = ce.RequestID

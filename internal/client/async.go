@@ -184,7 +184,13 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 				if e.Code == CodeNotFound {
 					e.Message = "async request " + h.RequestID + " is unknown to the server"
 				}
-				e.RequestID = h.RequestID
+				// RequestID stays the X-Request-Id of the failed poll's answer.
+				e.AsyncRequestID = h.RequestID
+				if e.Details == nil {
+					e.Details = map[string]any{}
+				}
+				e.Details["async_request_id"] = h.RequestID
+				return false, 0, pollError(e)
 			}
 			return false, 0, err
 		}
@@ -216,13 +222,14 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 	case errors.Is(err, reliability.ErrPollTimeout):
 		e := &Error{Code: CodeAsyncTimeout, RequestID: h.RequestID, IdempotencyKey: key, Resource: resource, Async: true,
 			AsyncRequestID: h.RequestID, Resume: &Resume{WaitRequestID: h.RequestID},
-			Message: fmt.Sprintf("operation %s still pending after %s; it may still finish: resume with `fibe ops wait %s`",
-				h.RequestID, poller.Timeout, h.RequestID),
+			Message: fmt.Sprintf("operation %s still pending after %s%s; it may still finish: resume with `fibe ops wait %s`",
+				h.RequestID, poller.Timeout, lastPollFailure(err), h.RequestID),
 			Details: map[string]any{"request_id": h.RequestID, "resume": "fibe ops wait " + h.RequestID}}
 		if last != nil {
 			e.Details["status"] = last.Status
 			e.Details["last_status"] = last.Raw
 		}
+		addLastPollError(e.Details, err)
 		return nil, meta, e
 	case err != nil && ctx.Err() != nil:
 		return nil, meta, c.cancelled(ctx, &request{key: key, resource: resource, asyncID: h.RequestID})
@@ -230,4 +237,56 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 		return nil, meta, err
 	}
 	return result, meta, nil
+}
+
+// pollError decides whether a failed poll ends the wait. A poll whose own
+// retries are spent on a retryable answer, or that the open breaker kept
+// from being sent, leaves the operation running without us: the wait goes
+// on to its deadline, the breaker pacing the polls (contract §5). Anything
+// else (a 404: the request is unknown; a 401; a body that is not a
+// status) ends it at once.
+func pollError(e *Error) error {
+	switch {
+	case e.Code == CodeCircuitOpen:
+		return reliability.PollFailed(e, e.RetryAfter)
+	case e.Code == CodeCancelled:
+		return e
+	case e.Retryable:
+		return reliability.PollFailed(e, 0)
+	}
+	return e
+}
+
+// lastPollError is the failure of the last poll before the deadline, if the
+// last poll failed.
+func lastPollError(err error) (*Error, bool) {
+	var te *reliability.PollTimeoutError
+	if errors.As(err, &te) && te.Last != nil {
+		return AsError(te.Last)
+	}
+	return nil, false
+}
+
+// lastPollFailure words the last poll's failure for a timeout message.
+func lastPollFailure(err error) string {
+	if e, ok := lastPollError(err); ok {
+		return " (the last poll failed: " + e.Code + ")"
+	}
+	return ""
+}
+
+// addLastPollError puts the last poll's failure in a timeout's details.
+func addLastPollError(details map[string]any, err error) {
+	e, ok := lastPollError(err)
+	if !ok {
+		return
+	}
+	details["last_error"] = e.Code
+	details["last_error_message"] = e.Message
+	if e.Status != 0 {
+		details["last_error_status"] = e.Status
+	}
+	if e.RequestID != "" {
+		details["last_error_request_id"] = e.RequestID
+	}
 }

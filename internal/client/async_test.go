@@ -16,8 +16,6 @@ func asyncServer(t *testing.T, statusURL string, polls []func(w http.ResponseWri
 	var n atomic.Int32
 	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
 		switch {
-		case isLookup(r):
-			listOf(w, map[string]any{"id": 5, "name": "pg", "marquee_name": "prod-eu", "status": "running"})
 		case r.Method == http.MethodPost:
 			h := map[string]any{"request_id": "req_5c1d", "status": "queued"}
 			if statusURL != "" {
@@ -142,7 +140,7 @@ func TestAsyncErrorIsTheSameTypedErrorInBothShapes(t *testing.T) {
 			c, _ := newTestClient(t, url)
 			_, meta, err := c.Playgrounds.Action(ctxT(t), "pg", "rollout", false, MutationOptions{}, WaitOptions{})
 			e := mustError(t, err, tc.code)
-			if !e.Async || e.RequestID != "req_5c1d" || e.Message != tc.msg || e.IdempotencyKey != meta.IdempotencyKey || e.Resource != "marquee/prod-eu" {
+			if !e.Async || e.RequestID != "req_5c1d" || e.Message != tc.msg || e.IdempotencyKey != meta.IdempotencyKey || e.Resource != "playground/pg" {
 				t.Fatalf("%+v", e)
 			}
 			for k, v := range tc.details {
@@ -211,7 +209,7 @@ func TestOpsWaitAndGetByRequestID(t *testing.T) {
 		t.Fatalf("%+v %v", st, err)
 	}
 	_, _, err = c.Async.Wait(ctxT(t), "req_nope", WaitOptions{})
-	if e := mustError(t, err, CodeNotFound); e.RequestID != "req_nope" {
+	if e := mustError(t, err, CodeNotFound); e.AsyncRequestID != "req_nope" || e.Details["async_request_id"] != "req_nope" {
 		t.Fatalf("%+v", e)
 	}
 	if rec.count() != 3 {
@@ -224,10 +222,6 @@ func TestWaitOnAPlaygroundReachingATerminalState(t *testing.T) {
 		t.Run(terminal, func(t *testing.T) {
 			var n atomic.Int32
 			srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
-				if isLookup(r) {
-					listOf(w, map[string]any{"id": 8, "name": "broken", "marquee_name": "local"})
-					return
-				}
 				if n.Add(1) < 3 {
 					replyJSON(w, 200, map[string]any{"id": 8, "name": "broken", "status": "building"})
 					return
@@ -241,7 +235,7 @@ func TestWaitOnAPlaygroundReachingATerminalState(t *testing.T) {
 			c, _ := newTestClient(t, srv.URL)
 			st, err := c.Playgrounds.Wait(ctxT(t), "broken", "running", WaitOptions{})
 			e := mustError(t, err, CodeTerminalState)
-			if st == nil || st.Status != terminal || e.Resource != "marquee/local" || n.Load() != 3 {
+			if st == nil || st.Status != terminal || e.Resource != "playground/broken" || n.Load() != 3 {
 				t.Fatalf("%+v %+v after %d polls", st, e, n.Load())
 			}
 			if e.Details["error_step"] != "build" || e.Details["failure_diagnostics"] == nil || e.Details["build_statuses"] == nil ||

@@ -3,15 +3,18 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
 	"time"
 )
 
 // Requests are attributed to a marquee so that a dead marquee silences only
-// the requests about it. A playground's marquee is learned from the
-// playground resource and cached briefly in the state store, so the next
-// invocation knows it without asking.
+// the requests about it (contract §6). Attribution never costs a request:
+// every answer that names a marquee (a playground or its status, a list, a
+// create, an async result, a marquee) teaches the cache, kept briefly in
+// the state store so the next invocation knows it. Until then a request
+// about a playground counts against "playground/<ref as typed>", and one
+// about a marquee given by id against "marquee/<id>": never against the
+// host, so a dead marquee cannot silence the others through them.
 
 type marqueeCache struct {
 	Playgrounds map[string]cacheEntry `json:"playgrounds"` // playground id or name → marquee name
@@ -99,86 +102,60 @@ func (c *Client) learn(pgs []Playground, mqs []Marquee) {
 }
 
 // PlaygroundResource is the breaker resource of requests about playground
-// ref: "marquee/<name>" once its marquee is known, else the host resource.
-// On a cache miss it is learned from the playground list filtered by name
-// (a request about no marquee, so a dead marquee cannot fail the lookup
-// itself), or for a numeric id from the playground resource.
-func (c *Client) PlaygroundResource(ctx context.Context, ref string) string {
-	if name, ok := c.cached("playground", ref); ok {
-		return marqueeResource(name)
-	}
-	if _, err := strconv.ParseInt(ref, 10, 64); err == nil {
-		var p Playground
-		if _, err := c.call(ctx, &request{method: http.MethodGet, ref: refPath("/api/playgrounds", ref)}, &p); err == nil {
-			c.learn([]Playground{p}, nil)
-		}
-	} else {
-		var env listEnvelope[Playground]
-		q := listQuery("/api/playgrounds", ListOptions{Name: ref, PerPage: 100})
-		if _, err := c.call(ctx, &request{method: http.MethodGet, ref: q}, &env); err == nil {
-			c.learn(env.Data, nil)
-		}
-	}
-	if name, ok := c.cached("playground", ref); ok {
-		return marqueeResource(name)
-	}
-	return c.HostResource()
+// ref: "marquee/<name>" once its marquee is known from an earlier answer,
+// else "playground/<ref as typed>". It never sends a request (contract §6:
+// attribution never costs one); the answer to the request it attributes
+// teaches the marquee for the next. ctx is unused and kept for callers.
+func (c *Client) PlaygroundResource(_ context.Context, ref string) string {
+	return c.cachedPlaygroundResource(ref)
 }
 
-// cachedPlaygroundResource attributes without asking the server.
+// cachedPlaygroundResource attributes from the cache alone.
 func (c *Client) cachedPlaygroundResource(ref string) string {
 	if name, ok := c.cached("playground", ref); ok {
 		return marqueeResource(name)
 	}
-	return c.HostResource()
+	return playgroundResource(ref)
 }
 
-// MarqueeResource is the breaker resource of requests about marquee ref.
-func (c *Client) MarqueeResource(ctx context.Context, ref string) string {
+func playgroundResource(ref string) string { return "playground/" + ref }
+
+// MarqueeResource is the breaker resource of requests about marquee ref:
+// "marquee/<name>" for a name, or for an id whose name an earlier answer
+// taught, else "marquee/<id>". It never sends a request. ctx is unused and
+// kept for callers.
+func (c *Client) MarqueeResource(_ context.Context, ref string) string {
+	return c.marqueeRef(ref)
+}
+
+func (c *Client) marqueeRef(ref string) string {
 	if _, err := strconv.ParseInt(ref, 10, 64); err != nil {
 		return marqueeResource(ref) // a name already
 	}
 	if name, ok := c.cached("marquee", ref); ok {
 		return marqueeResource(name)
 	}
-	// The marquee list (about no marquee) teaches every id → name at once.
-	var env listEnvelope[Marquee]
-	if _, err := c.call(ctx, &request{method: http.MethodGet, ref: listQuery("/api/marquees", ListOptions{PerPage: 100})}, &env); err == nil {
-		c.learn(nil, env.Data)
-		for _, m := range env.Data {
-			if strconv.FormatInt(m.ID, 10) == ref && m.Name != "" {
-				return marqueeResource(m.Name)
-			}
-		}
-	}
-	return c.HostResource()
+	return marqueeResource(ref)
 }
 
-// createResource attributes a playground create by its marquee field.
-func (c *Client) createResource(ctx context.Context, body map[string]any) string {
+// createResource attributes a playground create by its marquee field, or
+// to the host when it names none (the server then picks one).
+func (c *Client) createResource(body map[string]any) string {
 	for _, k := range []string{"marquee_id", "marquee", "marquee_name"} {
 		switch v := body[k].(type) {
 		case string:
 			if v != "" {
-				return c.MarqueeResource(ctx, v)
+				return c.marqueeRef(v)
 			}
 		case float64:
-			return c.MarqueeResource(ctx, strconv.FormatInt(int64(v), 10))
+			return c.marqueeRef(strconv.FormatInt(int64(v), 10))
 		case int:
-			return c.MarqueeResource(ctx, strconv.Itoa(v))
+			return c.marqueeRef(strconv.Itoa(v))
 		case int64:
-			return c.MarqueeResource(ctx, strconv.FormatInt(v, 10))
+			return c.marqueeRef(strconv.FormatInt(v, 10))
 		case json.Number:
-			return c.MarqueeResource(ctx, v.String())
+			return c.marqueeRef(v.String())
 		}
 	}
 	return c.HostResource()
-}
-
-func (c *Client) playgroundResolver(ref string) func(context.Context) string {
-	return func(ctx context.Context) string { return c.PlaygroundResource(ctx, ref) }
-}
-
-func (c *Client) marqueeResolver(ref string) func(context.Context) string {
-	return func(ctx context.Context) string { return c.MarqueeResource(ctx, ref) }
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -30,8 +31,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 type mutation struct {
 	method, path string
 	body         any
-	resource     string                       // breaker resource, or
-	resolve      func(context.Context) string // how to learn it (after the key is validated)
+	resource     string // breaker resource
 	mo           MutationOptions
 	wo           WaitOptions
 }
@@ -47,10 +47,8 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	if key == "" {
 		key = reliability.NewIdempotencyKey()
 	}
-	if m.resolve != nil {
-		m.resource = m.resolve(ctx)
-	}
-	resp, err := c.do(ctx, &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource})
+	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout}
+	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -66,14 +64,25 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, er
 	if m.wo.NoWait {
 		return resp.meta, nil
 	}
-	result, _, err := c.waitAsync(ctx, h, key, m.resource, m.wo)
+	wo := m.wo
+	if r.inFlight != nil {
+		// Part of the wait went to the mutation in flight: the command's
+		// deadline bounds both.
+		wo.Timeout = max(r.deadline.Sub(c.clock.Now()), time.Millisecond)
+	}
+	result, poll, err := c.waitAsync(ctx, h, key, m.resource, wo)
 	if err != nil {
 		return resp.meta, err
 	}
 	if out != nil && len(bytes.TrimSpace(result)) > 0 {
 		if err := json.Unmarshal(result, out); err != nil {
-			return resp.meta, &Error{Code: CodeInvalidResponse, Message: "async result is not the expected JSON: " + oneLine(err.Error()),
-				RequestID: h.RequestID, IdempotencyKey: key, Async: true, Err: err}
+			e := &Error{Code: CodeInvalidResponse, Message: "async result is not the expected JSON: " + oneLine(err.Error()),
+				IdempotencyKey: key, Async: true, Err: err, AsyncRequestID: h.RequestID,
+				Details: map[string]any{"async_request_id": h.RequestID}}
+			if poll != nil {
+				e.RequestID = poll.RequestID // the answer that carried the result
+			}
+			return resp.meta, e
 		}
 	}
 	return resp.meta, nil

@@ -103,7 +103,7 @@ func New(opts Options) (*Client, error) {
 	c.breakers = reliability.NewBreakers(c.store, c.hostKey, c.policy, c.clock)
 	c.breakers.OnStateChange = c.breakerChanged
 	c.breakers.OnStoreError = func(err error) { c.trace.printf("state store error (breaker admits): %v", err) }
-	c.ledger = reliability.NewLedger(c.store, c.hostKey, c.policy, c.clock)
+	c.ledger = reliability.NewLedger(c.store, reliability.LedgerScope(base.Scheme+"://"+strings.ToLower(base.Hostname())+":"+portOf(base), c.apiKey), c.policy, c.clock)
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}

@@ -40,6 +40,15 @@ type request struct {
 	last     *Error        // the last failed attempt's error
 	unknown  bool          // an attempt was sent and got no definitive answer
 	honoured time.Duration // the last Retry-After waited
+	// rateWaited: the next attempt follows a 429's Retry-After, which
+	// stands for the rate ledger's wait for the window resetting then.
+	rateWaited time.Time
+
+	// A mutation answered "in flight" is sent again until its deadline,
+	// wait after the start (the command's --wait-timeout; 0 → the policy's).
+	wait     time.Duration
+	deadline time.Time
+	inFlight *reliability.FullJitter
 }
 
 type response struct {
@@ -154,7 +163,7 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 		if limit == maxErrorBodyBytes {
 			data = data[:limit] // an error envelope this large is not one; parse what fits
 		} else {
-			return nil, errBodyTooLarge, false
+			return nil, &bodyTooLarge{status: res.StatusCode, requestID: res.Header.Get("X-Request-Id")}, false
 		}
 	}
 	meta := &Response{
@@ -224,6 +233,15 @@ func (w *resendWatch) count() int {
 
 var errBodyTooLarge = fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
 
+// bodyTooLarge is errBodyTooLarge with what the answer said of itself.
+type bodyTooLarge struct {
+	status    int
+	requestID string
+}
+
+func (e *bodyTooLarge) Error() string { return errBodyTooLarge.Error() }
+func (e *bodyTooLarge) Unwrap() error { return errBodyTooLarge }
+
 func timedOut(parent, attempt context.Context) bool {
 	return parent.Err() == nil && errors.Is(attempt.Err(), context.DeadlineExceeded)
 }
@@ -241,7 +259,12 @@ func (c *Client) httpError(resp *response, r *request) *Error {
 
 func transportError(err error, timedOut bool, r *request) *Error {
 	if errors.Is(err, errBodyTooLarge) {
-		return &Error{Code: CodeInvalidResponse, Message: err.Error(), Err: err, IdempotencyKey: r.key}
+		e := &Error{Code: CodeInvalidResponse, Message: err.Error(), Err: err, IdempotencyKey: r.key}
+		var big *bodyTooLarge
+		if errors.As(err, &big) {
+			e.Status, e.RequestID = big.status, big.requestID
+		}
+		return e
 	}
 	if timedOut {
 		return &Error{Code: CodeRequestTimeout, Message: fmt.Sprintf("%s %s: no answer before the attempt timeout", r.method, displayRef(r.ref)),

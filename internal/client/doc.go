@@ -22,9 +22,12 @@
 // attempt, so once it opens the rest of the budget is not sent. A mutation
 // mints its Idempotency-Key once and sends it on every attempt; polls are
 // GETs and carry none, but their errors name the mutation's key. Requests
-// are attributed to a marquee (a playground's marquee is learned from the
-// playground and cached in the state directory), so a dead marquee silences
-// only requests about it.
+// are attributed to a marquee without sending anything to find out: every
+// answer that names a marquee teaches a cache in the state store, and until
+// it does a request about a playground counts against
+// "playground/<ref as typed>" and one about a marquee id against
+// "marquee/<id>", so a dead marquee silences only requests about it and
+// never the host.
 //
 // net/http re-sends an idempotent request (a GET, or one carrying an
 // Idempotency-Key) once on a new connection when a reused keep-alive
@@ -38,11 +41,20 @@
 //
 // A 202 is followed by polling its status_url verbatim (relative URLs
 // resolve against the API base; otherwise /api/async_requests/<id>); each
-// poll is a request like any other. A failed operation becomes the same
-// typed error a synchronous failure would (REMOTE_REQUEST_FAILED when it
-// names no code), a playground reaching error/failed/destroyed while waited
-// on becomes PLAYGROUND_TERMINAL_STATE with its reasons and diagnostics,
-// and the deadline becomes ASYNC_TIMEOUT naming the request id to resume.
+// poll is a request like any other, and one that still fails after its
+// retries (or that an open breaker holds back) does not end the wait,
+// which goes on to its deadline. A failed operation becomes the same typed
+// error a synchronous failure would (REMOTE_REQUEST_FAILED when it names
+// no code; a playground action adds the failed step, build statuses and
+// diagnostics from one status read), a playground reaching
+// error/failed/destroyed while waited on becomes PLAYGROUND_TERMINAL_STATE
+// with its reasons and diagnostics, and the deadline becomes ASYNC_TIMEOUT
+// naming the request id to resume and the last poll's failure.
+//
+// A 409 idempotency_key_in_flight (our own earlier attempt still running)
+// is sent again with the same key until the answer is replayed, bounded by
+// the command's wait deadline, not the retry budget; past it the mutation
+// is ASYNC_TIMEOUT with its key, the outcome unknown.
 // The API key goes only to the API origin and config trusted hosts, for
 // status URLs, redirects and cable URLs alike; plain http to any other
 // non-loopback origin is refused. Cancelling the context stops at once and

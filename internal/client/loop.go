@@ -1,8 +1,10 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -80,12 +82,18 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 	if r.resource == "" {
 		r.resource = c.HostResource()
 	}
+	if r.key != "" && r.deadline.IsZero() {
+		r.deadline = c.clock.Now().Add(cmp.Or(r.wait, c.policy.PollTimeout))
+	}
 	for {
 		n := b.attempt()
 		if r.rateLimited {
 			// Takes a slot of the rate-limit window, first waiting for the
-			// window to refill when none is left.
-			err := c.ledger.Admit(ctx, func(wait time.Duration) {
+			// window to refill when none is left (unless a 429's
+			// Retry-After was just waited for that window).
+			settled := r.rateWaited
+			r.rateWaited = time.Time{}
+			err := c.ledger.AdmitAfter(ctx, settled, func(wait time.Duration) {
 				c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
 				c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
 			})
@@ -133,6 +141,9 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 	if !d.Retry {
 		return e
 	}
+	if d.UntilDeadline && r.key != "" {
+		return c.waitInFlight(ctx, r, b, e, d)
+	}
 	delay := b.next()
 	if delay == backoff.Stop {
 		return e // budget spent: the last answer is the most useful error
@@ -145,6 +156,9 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 	if hasAsked {
 		delay, why = asked, d.Reason+"; Retry-After"
 		r.honoured, e.RetryAfter = asked, asked
+		if rl, ok := c.ledger.Last(); ok && e.Status == http.StatusTooManyRequests && r.rateLimited {
+			r.rateWaited = rl.Reset
+		}
 	}
 	n := b.attempts()
 	c.trace.printf("retry %d/%d in %s: %s", n, c.policy.Retries(), delay.Round(time.Millisecond), why)
@@ -154,6 +168,50 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 		return c.cancelled(ctx, r)
 	}
 	return nil
+}
+
+// waitInFlight runs after a 409 idempotency_key_in_flight: our own earlier
+// attempt with this key is still running on the server, so the mutation is
+// sent again with the same key, after Retry-After or the full-jitter
+// backoff, until the answer is replayed. The retry budget does not bound
+// this wait; the command's wait deadline does, and past it the mutation
+// ends as ASYNC_TIMEOUT with the key that finishes it.
+func (c *Client) waitInFlight(ctx context.Context, r *request, b *budget, e *Error, d reliability.Decision) *Error {
+	left := r.deadline.Sub(c.clock.Now())
+	if left <= 0 {
+		return c.inFlightTimeout(r, e)
+	}
+	if r.inFlight == nil {
+		r.inFlight = reliability.NewFullJitter(c.policy, c.rand)
+	}
+	delay, why := r.inFlight.NextBackOff(), d.Reason+"; full-jitter backoff"
+	if e.hasRetryAfter {
+		delay, why = e.retryAfter, d.Reason+"; Retry-After"
+		r.honoured, e.RetryAfter = e.retryAfter, e.retryAfter
+	}
+	delay = min(delay, left) // one last look at the deadline
+	c.trace.printf("in flight: sending again with the same key in %s (%s left of the wait): %s",
+		delay.Round(time.Millisecond), left.Round(time.Second), why)
+	c.emit(Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: b.attempts(), Delay: delay, Reason: why,
+		RequestID: e.RequestID, Resource: r.resource})
+	if err := c.clock.Sleep(ctx, delay); err != nil {
+		return c.cancelled(ctx, r)
+	}
+	return nil
+}
+
+// inFlightTimeout is the end of a wait on a mutation still in flight: it
+// was sent, it may finish, and the same key gets its answer.
+func (c *Client) inFlightTimeout(r *request, last *Error) *Error {
+	waited := cmp.Or(r.wait, c.policy.PollTimeout)
+	e := &Error{Code: CodeAsyncTimeout, RequestID: last.RequestID, IdempotencyKey: r.key, Resource: r.resource,
+		Retryable: true, OutcomeUnknown: true, Resume: &Resume{IdempotencyKey: r.key}, RetryAfter: last.RetryAfter,
+		Message: fmt.Sprintf("the server was still running this request after %s (idempotency key %s); it may still finish: "+
+			"send the same command again with --idempotency-key %s to get its answer", waited, r.key, r.key),
+		Details: map[string]any{"reason": reliability.ReasonInFlight, "idempotency_key": r.key,
+			"last_error": last.Code, "last_status": last.Status}}
+	c.trace.printf("%s", e.Message)
+	return e
 }
 
 // Permanent marks an error returned by a Retry attempt as terminal: it is
@@ -293,7 +351,9 @@ func (r *request) noteOutcome(out outcome) {
 		r.unknown = true
 	case a.Status == 0 && a.Err != nil && !reliability.NothingSent(a.Err):
 		r.unknown = true
-	case a.Status >= 400 && a.Status != http.StatusTooManyRequests && !reliability.InFlight(a):
+	case reliability.InFlight(a):
+		r.unknown = true // our earlier attempt is running: it may or may not commit
+	case a.Status >= 400 && a.Status != http.StatusTooManyRequests:
 		r.unknown = false
 	}
 }

@@ -25,7 +25,7 @@ func (s *MarqueesService) ListAll(ctx context.Context, o ListOptions) ([]Marquee
 
 func (s *MarqueesService) Get(ctx context.Context, ref string) (*Marquee, *Response, error) {
 	var m Marquee
-	meta, err := s.c.call(ctx, &request{method: http.MethodGet, ref: refPath(marqueesPath, ref), resource: s.c.MarqueeResource(ctx, ref)}, &m)
+	meta, err := s.c.call(ctx, &request{method: http.MethodGet, ref: refPath(marqueesPath, ref), resource: s.c.marqueeRef(ref)}, &m)
 	if err != nil {
 		return nil, meta, err
 	}
@@ -52,22 +52,23 @@ func (s *MarqueesService) Create(ctx context.Context, body map[string]any, mo Mu
 func (s *MarqueesService) Update(ctx context.Context, ref string, body map[string]any, mo MutationOptions) (*Marquee, *Response, error) {
 	var m Marquee
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPatch, path: refPath(marqueesPath, ref),
-		body: map[string]any{"marquee": body}, resolve: s.c.marqueeResolver(ref), mo: mo}, &m)
+		body: map[string]any{"marquee": body}, resource: s.c.marqueeRef(ref), mo: mo}, &m)
 	if err != nil {
 		return nil, meta, err
 	}
+	s.c.learn(nil, []Marquee{m})
 	return &m, meta, nil
 }
 
 func (s *MarqueesService) Delete(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*Response, error) {
 	return s.c.mutate(ctx, mutation{method: http.MethodDelete, path: refPath(marqueesPath, ref),
-		resolve: s.c.marqueeResolver(ref), mo: mo, wo: wo}, nil)
+		resource: s.c.marqueeRef(ref), mo: mo, wo: wo}, nil)
 }
 
 func (s *MarqueesService) TestConnection(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*ConnectionTest, *Response, error) {
 	var out ConnectionTest
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(marqueesPath, ref) + "/connection_tests",
-		resolve: s.c.marqueeResolver(ref), mo: mo, wo: wo}, &out)
+		resource: s.c.marqueeRef(ref), mo: mo, wo: wo}, &out)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
@@ -77,7 +78,7 @@ func (s *MarqueesService) TestConnection(ctx context.Context, ref string, mo Mut
 func (s *MarqueesService) SSHKey(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*SSHKey, *Response, error) {
 	var out SSHKey
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(marqueesPath, ref) + "/ssh_keys",
-		resolve: s.c.marqueeResolver(ref), mo: mo, wo: wo}, &out)
+		resource: s.c.marqueeRef(ref), mo: mo, wo: wo}, &out)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}

@@ -12,6 +12,7 @@ import (
 func TestOversizedSuccessBodyIsNotRetriedNorCountedByTheBreaker(t *testing.T) {
 	big := `{"data":"` + strings.Repeat("x", maxBodyBytes) + `"}`
 	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		w.Header().Set("X-Request-Id", "req_big")
 		w.WriteHeader(200)
 		_, _ = w.Write([]byte(big))
 	})
@@ -20,6 +21,9 @@ func TestOversizedSuccessBodyIsNotRetriedNorCountedByTheBreaker(t *testing.T) {
 	e := mustError(t, err, CodeInvalidResponse)
 	if n := rec.count(); n != 1 || e.Retryable {
 		t.Fatalf("sent %d times (retryable %v), want once and terminal", n, e.Retryable)
+	}
+	if e.RequestID != "req_big" || e.Status != 200 {
+		t.Fatalf("the error lost its answer's request id: %+v", e)
 	}
 	if s := c.breakers.Status(c.HostResource()); s.ConsecutiveFailures != 0 {
 		t.Fatalf("breaker counted the answer as a failure: %+v", s)

@@ -35,7 +35,7 @@ func (s *PlaygroundsService) ListAll(ctx context.Context, o ListOptions) ([]Play
 func (s *PlaygroundsService) Get(ctx context.Context, ref string) (*Playground, *Response, error) {
 	var p Playground
 	meta, err := s.c.call(ctx, &request{method: http.MethodGet, ref: refPath(playgroundsPath, ref),
-		resource: s.c.PlaygroundResource(ctx, ref)}, &p)
+		resource: s.c.cachedPlaygroundResource(ref)}, &p)
 	if err != nil {
 		return nil, meta, err
 	}
@@ -47,7 +47,7 @@ func (s *PlaygroundsService) Get(ctx context.Context, ref string) (*Playground, 
 func (s *PlaygroundsService) Create(ctx context.Context, body map[string]any, mo MutationOptions, wo WaitOptions) (*Playground, *Response, error) {
 	var p Playground
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: playgroundsPath,
-		body: map[string]any{"playground": body}, resolve: func(ctx context.Context) string { return s.c.createResource(ctx, body) }, mo: mo, wo: wo}, &p)
+		body: map[string]any{"playground": body}, resource: s.c.createResource(body), mo: mo, wo: wo}, &p)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
@@ -58,31 +58,33 @@ func (s *PlaygroundsService) Create(ctx context.Context, body map[string]any, mo
 func (s *PlaygroundsService) Update(ctx context.Context, ref string, body map[string]any, mo MutationOptions) (*Playground, *Response, error) {
 	var p Playground
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPatch, path: refPath(playgroundsPath, ref),
-		body: map[string]any{"playground": body}, resolve: s.c.playgroundResolver(ref), mo: mo}, &p)
+		body: map[string]any{"playground": body}, resource: s.c.cachedPlaygroundResource(ref), mo: mo}, &p)
 	if err != nil {
 		return nil, meta, err
 	}
+	s.c.learn([]Playground{p}, nil)
 	return &p, meta, nil
 }
 
 func (s *PlaygroundsService) Delete(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*Response, error) {
 	return s.c.mutate(ctx, mutation{method: http.MethodDelete, path: refPath(playgroundsPath, ref),
-		resolve: s.c.playgroundResolver(ref), mo: mo, wo: wo}, nil)
+		resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo}, nil)
 }
 
 // Action runs rollout, hard_restart, stop, start, ... and returns the final
 // playground status. A status of error/failed/destroyed at the end is
 // PLAYGROUND_TERMINAL_STATE (the status is returned too).
 func (s *PlaygroundsService) Action(ctx context.Context, ref, action string, force bool, mo MutationOptions, wo WaitOptions) (*PlaygroundStatus, *Response, error) {
-	if err := checkKey(mo); err != nil {
-		return nil, nil, err // before any request, the lookup included
-	}
-	resource := s.c.PlaygroundResource(ctx, ref)
+	resource := s.c.cachedPlaygroundResource(ref)
 	var st PlaygroundStatus
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/operations",
 		body: map[string]any{"action_type": action, "force": force}, resource: resource, mo: mo, wo: wo}, &st)
-	if err != nil || notWaited(meta, wo) {
+	if err != nil {
+		s.explainFailure(ctx, ref, resource, err)
 		return nil, meta, err
+	}
+	if notWaited(meta, wo) {
+		return nil, meta, nil
 	}
 	s.c.learn([]Playground{st.Playground}, nil)
 	if terminalStatuses[st.Status] && !(action == "destroy" && st.Status == "destroyed") {
@@ -91,8 +93,36 @@ func (s *PlaygroundsService) Action(ctx context.Context, ref, action string, for
 	return &st, meta, nil
 }
 
+// explainFailure adds to the error of a failed operation what `pg wait`
+// would show, from one status read after the failure: the failed step,
+// build statuses, state reasons and failure diagnostics. The server's code,
+// message and details are kept; a status that cannot be read adds nothing.
+func (s *PlaygroundsService) explainFailure(ctx context.Context, ref, resource string, err error) {
+	e, ok := AsError(err)
+	if !ok || !e.Async || e.AsyncRequestID == "" {
+		return
+	}
+	switch e.Code {
+	case CodeAsyncTimeout, CodeCancelled, CodeInvalidResponse:
+		return // not a failure of the operation
+	}
+	st, _, serr := s.status(ctx, ref, resource)
+	if serr != nil {
+		s.c.trace.printf("status after the failed operation not read: %v", serr)
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	for k, v := range terminalError(st, nil, resource).Details {
+		if _, ok := e.Details[k]; !ok {
+			e.Details[k] = v
+		}
+	}
+}
+
 func (s *PlaygroundsService) Status(ctx context.Context, ref string) (*PlaygroundStatus, *Response, error) {
-	st, resp, err := s.status(ctx, ref, s.c.PlaygroundResource(ctx, ref))
+	st, resp, err := s.status(ctx, ref, s.c.cachedPlaygroundResource(ref))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,10 +145,11 @@ func (s *PlaygroundsService) status(ctx context.Context, ref, resource string) (
 func (s *PlaygroundsService) RefreshStatus(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*PlaygroundStatus, *Response, error) {
 	var st PlaygroundStatus
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/status",
-		resolve: s.c.playgroundResolver(ref), mo: mo, wo: wo}, &st)
+		resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo}, &st)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
+	s.c.learn([]Playground{st.Playground}, nil)
 	return &st, meta, nil
 }
 
@@ -131,7 +162,7 @@ func (s *PlaygroundsService) Extend(ctx context.Context, ref string, hours int, 
 	}
 	var x Extension
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/expiration",
-		body: body, resolve: s.c.playgroundResolver(ref), mo: mo}, &x)
+		body: body, resource: s.c.cachedPlaygroundResource(ref), mo: mo}, &x)
 	if err != nil {
 		return nil, meta, err
 	}
@@ -151,7 +182,7 @@ func (s *PlaygroundsService) Logs(ctx context.Context, ref, service string, tail
 		Lines []string `json:"lines"`
 	}
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/logs",
-		body: body, resolve: s.c.playgroundResolver(ref), mo: mo, wo: wo}, &out)
+		body: body, resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo}, &out)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
@@ -165,7 +196,7 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 	if forStatus == "" {
 		forStatus = "running"
 	}
-	resource := s.c.PlaygroundResource(ctx, ref)
+	resource := s.c.cachedPlaygroundResource(ref)
 	poller := reliability.NewPoller(s.c.policy, s.c.clock)
 	if wo.Timeout > 0 {
 		poller.Timeout = wo.Timeout
@@ -182,6 +213,9 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 			if forStatus == "destroyed" && IsNotFound(err) {
 				last = &PlaygroundStatus{Playground: Playground{Name: ref, Status: "destroyed"}}
 				return true, 0, nil
+			}
+			if e, ok := AsError(err); ok {
+				return false, 0, pollError(e)
 			}
 			return false, 0, err
 		}
@@ -204,6 +238,8 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 			e.Details["status"] = last.Status
 			e.Message += " (still " + last.Status + ")"
 		}
+		e.Message += lastPollFailure(err)
+		addLastPollError(e.Details, err)
 		return last, e
 	case err != nil && ctx.Err() != nil:
 		return last, s.c.cancelled(ctx, &request{resource: resource})

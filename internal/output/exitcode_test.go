@@ -43,6 +43,7 @@ func TestExitCode(t *testing.T) {
 		{"request timeout", &client.Error{Code: client.CodeRequestTimeout}, 12},
 		{"internal without a response", &client.Error{Code: client.CodeInternal}, 1},
 		{"invalid response", &client.Error{Status: 200, Code: client.CodeInvalidResponse}, 1},
+		{"invalid async result", &client.Error{Code: client.CodeInvalidResponse, Async: true, RequestID: "req_1"}, 1},
 		{"not implemented", &client.Error{Status: 501, Code: client.CodeNotImplemented}, 1},
 		{"cancelled", &client.Error{Code: client.CodeCancelled, IdempotencyKey: "k"}, 130},
 		{"unknown code, 404", &client.Error{Status: 404, Code: "SOMETHING_NEW"}, 3},

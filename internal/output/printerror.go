@@ -140,7 +140,14 @@ func errorLine(err error) string {
 			msg, named = "interrupted while waiting for operation "+waitID, waitID
 		}
 	case client.CodeAsyncTimeout:
-		id := firstNonEmpty(waitID, ce.AsyncRequestID, ce.RequestID)
+		id := firstNonEmpty(waitID, ce.AsyncRequestID)
+		if id == "" && ce.IdempotencyKey != "" {
+			// A mutation answered "in flight" until the deadline: nothing
+			// was accepted as an operation, the key is what finishes it.
+			msg = "the earlier attempt with key " + ce.IdempotencyKey + " is still running on the server; the wait ended"
+			break
+		}
+		id = firstNonEmpty(id, ce.RequestID)
 		status, _ := ce.Details["status"].(string)
 		msg, named = fmt.Sprintf("operation %s is still %s; the wait ended", id, firstNonEmpty(status, "running")), id
 	}

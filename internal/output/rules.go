@@ -47,7 +47,7 @@ var rules = map[string]rule{
 	codeSessionExpired:         {exit: ExitUnavailable},
 	client.CodeFeatureDisabled: {exit: ExitError},
 	client.CodeNotImplemented:  {exit: ExitError},
-	client.CodeInvalidResponse: {exit: ExitError},
+	client.CodeInvalidResponse: {exit: ExitError, waitOutcome: true},
 	// INTERNAL_ERROR is not listed: like any code this version does not
 	// know, its exit code follows the HTTP status (a 5xx exits 12).
 }

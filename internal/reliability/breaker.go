@@ -12,7 +12,8 @@ import (
 )
 
 // Breakers are the circuit breakers of one API host, one per resource
-// ("marquee/<name>", or "api/<host>" for requests about no marquee).
+// ("marquee/<name>"; "playground/<ref>" or "marquee/<id>" while the
+// marquee's name is unknown; "api/<host>" for requests about no marquee).
 //
 // They follow sony/gobreaker's state machine and keep its SharedState as the
 // record, but run each transition as a short read-modify-write of the Store
@@ -149,7 +150,8 @@ func (b *Breakers) Allow(resource string) (*Ticket, error) {
 			return
 		case gobreaker.StateHalfOpen:
 			if validRequests(r.Counts) >= uint32(b.p.BreakerProbes) {
-				denied = &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: time.Second}
+				// The probes' lease: by then they reported or a new round starts.
+				denied = &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: r.Expiry.Sub(now)}
 				return
 			}
 			r.Expiry = now.Add(b.probeLease())
@@ -337,6 +339,7 @@ func (b *Breakers) record(f breakerFile, resource string) *gobreaker.SharedState
 // open time has passed, and a fresh half-open round when probes admitted
 // earlier never reported (their process died) and the lease ran out.
 func (b *Breakers) advance(resource string, r *gobreaker.SharedState, now time.Time) []transition {
+	b.clamp(r, now)
 	switch r.State {
 	case gobreaker.StateOpen:
 		if !now.Before(r.Expiry) {
@@ -349,6 +352,24 @@ func (b *Breakers) advance(resource string, r *gobreaker.SharedState, now time.T
 		}
 	}
 	return nil
+}
+
+// clamp brings an expiry that lies beyond one open window (or one probe
+// lease) from now back to it: a clock that jumped back or a hand-edited
+// file cannot hold a breaker open for years.
+func (b *Breakers) clamp(r *gobreaker.SharedState, now time.Time) {
+	var most time.Duration
+	switch r.State {
+	case gobreaker.StateOpen:
+		most = b.p.BreakerOpenTimeout
+	case gobreaker.StateHalfOpen:
+		most = b.probeLease()
+	default:
+		return
+	}
+	if r.Expiry.After(now.Add(most)) {
+		r.Expiry = now.Add(most)
+	}
 }
 
 func (b *Breakers) setState(resource string, r *gobreaker.SharedState, to gobreaker.State, now time.Time) transition {

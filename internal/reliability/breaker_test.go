@@ -297,3 +297,57 @@ func TestSuccessResetsAFailureRunRecordedElsewhere(t *testing.T) {
 		t.Fatalf("opened after 4 consecutive failures: %+v", s)
 	}
 }
+
+// A half-open breaker whose probes are all out says the real time left
+// (until their lease ends and a new round may start), not a fixed second.
+func TestHalfOpenRefusalSaysTheTimeLeft(t *testing.T) {
+	b, clock := newTestBreakers(t, NewMemoryStore())
+	fail(t, b, 5)
+	clock.Advance(30 * time.Second)
+	for i := 0; i < 2; i++ {
+		if _, err := b.Allow(res); err != nil {
+			t.Fatalf("probe %d: %v", i+1, err)
+		}
+	}
+	clock.Advance(15 * time.Second)
+	_, err := b.Allow(res)
+	var oe *OpenError
+	if !errors.As(err, &oe) || oe.State != gobreaker.StateHalfOpen || oe.RetryIn != 45*time.Second ||
+		!strings.HasSuffix(oe.Error(), "(retry in 45s)") {
+		t.Fatalf("%v (%+v)", err, oe)
+	}
+}
+
+// A stored open-until beyond one open window from now (a clock that jumped
+// back, a hand-edited file) is clamped to one window.
+func TestBreakerOpenUntilFarAheadIsClamped(t *testing.T) {
+	dir := t.TempDir()
+	b, clock := newTestBreakers(t, NewFileStore(dir))
+	fail(t, b, 5)
+	path := filepath.Join(dir, SafeName("breakers-api.example")+".json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := clock.Now().Add(30 * time.Second).UTC().Format(time.RFC3339Nano)
+	far := strings.Replace(string(data), open, "2126-01-01T00:00:00Z", 1)
+	if far == string(data) {
+		t.Fatalf("open-until %s not found in %s", open, data)
+	}
+	if err := os.WriteFile(path, []byte(far), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(10 * time.Second)
+	if s := b.Status(res); s.State != gobreaker.StateOpen || s.OpenUntil.After(clock.Now().Add(30*time.Second)) {
+		t.Fatalf("status %+v", s)
+	}
+	_, err = b.Allow(res)
+	var oe *OpenError
+	if !errors.As(err, &oe) || oe.RetryIn != 30*time.Second {
+		t.Fatalf("%v (%+v)", err, oe)
+	}
+	clock.Advance(30 * time.Second)
+	if _, err := b.Allow(res); err != nil {
+		t.Fatalf("still open one window later: %v", err)
+	}
+}

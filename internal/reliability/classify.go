@@ -51,6 +51,10 @@ type Decision struct {
 	Retry   bool    // send again (if budget remains)
 	Reason  string  // short why, for traces and error messages
 	Breaker Outcome // what the breaker records
+	// UntilDeadline: send again with the same key until the command's wait
+	// deadline, outside the retry budget. Our own earlier attempt is still
+	// running on the server; its answer will be replayed (contract §2).
+	UntilDeadline bool
 }
 
 // Classify decides whether an attempt is retried, and what the breaker
@@ -84,7 +88,7 @@ func classifyStatus(status int, reason string) Decision {
 		status == http.StatusServiceUnavailable, status == http.StatusGatewayTimeout:
 		return Decision{Retry: true, Reason: statusReason(status), Breaker: Failure}
 	case status == http.StatusConflict && reason == ReasonInFlight:
-		return Decision{Retry: true, Reason: "409 " + ReasonInFlight, Breaker: Ignored}
+		return Decision{Retry: true, UntilDeadline: true, Reason: "409 " + ReasonInFlight, Breaker: Ignored}
 	default:
 		return Decision{Reason: statusReason(status) + " is terminal", Breaker: Ignored}
 	}

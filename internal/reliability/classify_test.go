@@ -44,5 +44,9 @@ func TestClassify(t *testing.T) {
 		if d.Retry != c.retry || d.Breaker != c.breaker || d.Reason == "" {
 			t.Errorf("%s: got %+v, want retry=%v breaker=%v and a reason", c.name, d, c.retry, c.breaker)
 		}
+		// Only our own attempt still in flight outlasts the retry budget.
+		if d.UntilDeadline != (c.name == "409 in flight") {
+			t.Errorf("%s: UntilDeadline %v", c.name, d.UntilDeadline)
+		}
 	}
 }

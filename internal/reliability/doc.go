@@ -11,7 +11,8 @@
 // transport error, timeout, cancellation) into a verdict: retry or not, and
 // what the breaker counts. Only 429, 500, 502, 503 and 504 are retried, plus
 // a 409 with reason idempotency_key_in_flight (our own earlier attempt still
-// running: send again with the same key), plus an attempt that got no
+// running: send again with the same key, until the wait deadline rather
+// than within the budget: Decision.UntilDeadline), plus an attempt that got no
 // response (refused, reset, EOF). A timed-out attempt is retried only when
 // the request is idempotent, which every mutation is since it carries an
 // Idempotency-Key minted once per logical operation (NewIdempotencyKey).
@@ -26,10 +27,17 @@
 // answer's headers in with the most conservative view, and once the window
 // is spent makes the next request wait until Reset instead of earning a
 // 429. Its view is kept in the Store for the next invocation, written only
-// when a new window is seen and for the window's last slots. Poller paces the polls of an async operation and
-// lets a poll answer's Retry-After set the next interval.
+// when a new window is seen and for the window's last slots. It is kept
+// per API origin and key (LedgerScope: a hash of the key, never the key),
+// and a 429's Retry-After, once waited, settles the window it was about
+// (AdmitAfter). Poller paces the polls of an async operation and lets a
+// poll answer's Retry-After set the next interval; a poll that failed
+// (PollFailed) does not end the wait, whose deadline names the last
+// failure (PollTimeoutError).
 //
-// Breakers are one per resource ("marquee/<name>", or "api/<host>"), with
+// Breakers are one per resource ("marquee/<name>"; "playground/<ref>" or
+// "marquee/<id>" until the marquee's name is known; "api/<host>" for
+// requests about no marquee), with
 // sony/gobreaker's semantics and its SharedState as the record, persisted in
 // a Store (FileStore: one file per API host under the state directory,
 // replaced atomically; a Redis store can implement the same interface).

@@ -2,6 +2,8 @@ package reliability
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sync"
 	"time"
@@ -37,12 +39,24 @@ type Ledger struct {
 	saved  RateLimit // the stored view as of the last read or write
 }
 
-// NewLedger returns the ledger of host.
-func NewLedger(store Store, host string, p Policy, clock Clock) *Ledger {
+// NewLedger returns the ledger of scope, the rate-limit bucket it paces:
+// LedgerScope of the API origin and key, as servers count per key.
+func NewLedger(store Store, scope string, p Policy, clock Clock) *Ledger {
 	if clock == nil {
 		clock = SystemClock()
 	}
-	return &Ledger{store: store, key: "ratelimit-" + host, clock: clock, ceiling: p.WithDefaults().RateWaitCeiling}
+	return &Ledger{store: store, key: "ratelimit-" + scope, clock: clock, ceiling: p.WithDefaults().RateWaitCeiling}
+}
+
+// LedgerScope names the rate-limit bucket of an API origin
+// (scheme://host:port) and API key. The key appears only as a short hash
+// of it, never itself: the scope is a state key, and a file name.
+func LedgerScope(origin, apiKey string) string {
+	if apiKey == "" {
+		return origin + "-nokey"
+	}
+	sum := sha256.Sum256([]byte(apiKey))
+	return origin + "-" + hex.EncodeToString(sum[:8])
 }
 
 // Admit takes a slot for one request, first waiting until Reset when the
@@ -52,9 +66,18 @@ func NewLedger(store Store, host string, p Policy, clock Clock) *Ledger {
 // cannot park the caller. It returns ctx's error when cancelled while
 // waiting.
 func (l *Ledger) Admit(ctx context.Context, onWait func(time.Duration)) error {
+	return l.AdmitAfter(ctx, time.Time{}, onWait)
+}
+
+// AdmitAfter is Admit for a request sent again after a 429 whose
+// Retry-After the caller waited: that wait satisfies the window the 429
+// was about (the one resetting at window, as Last showed then), so a slot
+// of it is taken without waiting again: the two waits never stack. A
+// later window known to be spent is waited for as usual.
+func (l *Ledger) AdmitAfter(ctx context.Context, window time.Time, onWait func(time.Duration)) error {
 	var waited time.Duration
 	for {
-		wait := l.reserve(waited >= l.ceiling)
+		wait := l.reserve(waited >= l.ceiling || l.settled(window))
 		if wait <= 0 {
 			return nil
 		}
@@ -67,6 +90,17 @@ func (l *Ledger) Admit(ctx context.Context, onWait func(time.Duration)) error {
 		}
 		waited += wait
 	}
+}
+
+// settled reports whether the window in force is no later than window,
+// one a 429's Retry-After has settled.
+func (l *Ledger) settled(window time.Time) bool {
+	if window.IsZero() {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return !l.cur.Reset.After(window)
 }
 
 // reserve takes a slot and returns 0, or returns how long to wait for the

@@ -3,6 +3,7 @@ package reliability
 import (
 	"bytes"
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -219,5 +220,38 @@ func TestLedgersOnOneStateDirShareTheLastSlots(t *testing.T) {
 	}
 	if taken != 4 {
 		t.Fatalf("two processes took %d of the last 4 slots", taken)
+	}
+}
+
+// After a 429's Retry-After, the window it was about is settled: the next
+// admission takes no second wait for it, but a later window known to be
+// spent is still waited for.
+func TestLedgerAdmitAfterA429SettlesOnlyThatWindow(t *testing.T) {
+	l, clock := newTestLedger(NewMemoryStore())
+	window := clock.Now().Add(60 * time.Second)
+	if err := l.Observe(RateLimit{Limit: 10, Remaining: 0, Reset: window}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Second) // the Retry-After
+	if err := l.AdmitAfter(context.Background(), window, nil); err != nil || len(clock.Sleeps()) != 0 {
+		t.Fatalf("waited %v (%v) after the Retry-After", clock.Sleeps(), err)
+	}
+	later := window.Add(60 * time.Second)
+	if err := l.Observe(RateLimit{Limit: 10, Remaining: 0, Reset: later}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.AdmitAfter(context.Background(), window, nil); err != nil || len(clock.Sleeps()) != 1 {
+		t.Fatalf("sleeps %v (%v): a later spent window must be waited for", clock.Sleeps(), err)
+	}
+}
+
+// The scope names the origin and a hash of the key, never the key.
+func TestLedgerScopeHashesTheKey(t *testing.T) {
+	a, b := LedgerScope("https://fibe.gg:443", "fibe_secret_1"), LedgerScope("https://fibe.gg:443", "fibe_secret_2")
+	if a == b || !strings.HasPrefix(a, "https://fibe.gg:443-") || strings.Contains(a, "secret") {
+		t.Fatalf("scopes %q %q", a, b)
+	}
+	if LedgerScope("https://fibe.gg:443", "fibe_secret_1") != a || LedgerScope("http://127.0.0.1:80", "fibe_secret_1") == a {
+		t.Fatal("scope is not a function of origin and key")
 	}
 }

@@ -7,8 +7,37 @@ import (
 )
 
 // ErrPollTimeout means the poll deadline passed while the operation was
-// still pending.
+// still pending. Run returns it as a *PollTimeoutError.
 var ErrPollTimeout = errors.New("poll deadline passed")
+
+// PollTimeoutError is the end of a wait at its deadline; Last is the error
+// of the last poll when it failed (nil when it answered), so the caller
+// can say why the status was not seen.
+type PollTimeoutError struct{ Last error }
+
+func (e *PollTimeoutError) Error() string {
+	if e.Last != nil {
+		return ErrPollTimeout.Error() + "; last poll: " + e.Last.Error()
+	}
+	return ErrPollTimeout.Error()
+}
+
+func (e *PollTimeoutError) Is(target error) bool { return target == ErrPollTimeout }
+
+// PollFailed wraps the error of a poll that failed without ending the wait
+// (its own retries are spent on a retryable answer, or the breaker is
+// open): the operation runs on without us, so the wait goes on to its
+// deadline. after, when positive, is the earliest the next poll is worth
+// sending (an open breaker's time left); otherwise the interval applies.
+func PollFailed(err error, after time.Duration) error { return &pollFailed{err: err, after: after} }
+
+type pollFailed struct {
+	err   error
+	after time.Duration
+}
+
+func (e *pollFailed) Error() string { return e.err.Error() }
+func (e *pollFailed) Unwrap() error { return e.err }
 
 // Poller paces the polls of an async operation: every Interval (a poll
 // answer's Retry-After, capped at Ceiling, overrides the next interval),
@@ -38,7 +67,10 @@ const lastLookGrace = time.Second
 type PollFunc func(ctx context.Context, n int) (done bool, retryAfter time.Duration, err error)
 
 // Run polls until fn is done, fails, ctx ends or the deadline passes
-// (ErrPollTimeout). The first poll is made at once.
+// (a *PollTimeoutError, which is ErrPollTimeout). The first poll is made
+// at once. A poll that fails with PollFailed does not end the wait: the
+// next one follows after the interval (or its after, when longer), and the
+// deadline reports the last such failure.
 //
 // The deadline also bounds each poll: fn's context ends one Interval after
 // it (the grace of the last look, at least lastLookGrace), so a poll that
@@ -55,20 +87,27 @@ func (p Poller) Run(ctx context.Context, fn PollFunc) error {
 	}
 	pctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
+	var last error // the last poll's failure, if it failed
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		done, retryAfter, err := fn(pctx, n)
 		if err != nil && ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded) {
-			return ErrPollTimeout
+			return &PollTimeoutError{Last: last}
+		}
+		var failed *pollFailed
+		if errors.As(err, &failed) {
+			last, err, done, retryAfter = failed.err, nil, false, max(failed.after, p.Interval)
+		} else if err == nil {
+			last = nil
 		}
 		if err != nil || done {
 			return err
 		}
 		left := deadline.Sub(p.Clock.Now())
 		if left <= 0 {
-			return ErrPollTimeout
+			return &PollTimeoutError{Last: last}
 		}
 		next := p.Interval
 		if retryAfter > 0 {

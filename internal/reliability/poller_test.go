@@ -78,3 +78,39 @@ func TestPollerDeadlineBoundsAPoll(t *testing.T) {
 		t.Fatalf("took %s", took)
 	}
 }
+
+// Failed polls do not end the wait: it goes on to its deadline, paced by
+// the interval or the failure's own wait, and the deadline names the last
+// failure. A poll that answers clears it.
+func TestPollerWaitsThroughFailedPolls(t *testing.T) {
+	clock := reliabilitytest.NewClock(time.Unix(0, 0))
+	p := Poller{Interval: time.Second, Timeout: 20 * time.Second, Ceiling: 30 * time.Second, Clock: clock}
+	sick := errors.New("503 after the retries")
+	open := errors.New("breaker open")
+	polls := 0
+	err := p.Run(context.Background(), func(ctx context.Context, n int) (bool, time.Duration, error) {
+		polls++
+		switch {
+		case n <= 4:
+			return false, 0, PollFailed(sick, 0)
+		case n == 5:
+			return false, 0, nil
+		default:
+			return false, 0, PollFailed(open, 7*time.Second)
+		}
+	})
+	var te *PollTimeoutError
+	if !errors.Is(err, ErrPollTimeout) || !errors.As(err, &te) || te.Last != open {
+		t.Fatalf("err = %v, want a poll timeout naming the last failure", err)
+	}
+	got := clock.Sleeps()
+	want := []time.Duration{time.Second, time.Second, time.Second, time.Second, time.Second, 7 * time.Second, 7 * time.Second, time.Second}
+	if len(got) != len(want) || polls != 9 {
+		t.Fatalf("%d polls, sleeps %v, want %v", polls, got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("sleeps %v, want %v", got, want)
+		}
+	}
+}
