@@ -25,6 +25,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 func init() {
@@ -176,7 +177,7 @@ func Main() int {
 		// The flags were never applied (a parse error): honour --json anyway.
 		ios.SetJSON(true)
 	}
-	ios.PrintError(err, f.Invocation)
+	present.PrintError(ios, err, f.Invocation, f.Operation)
 	return output.ExitCode(err)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // LoginOptions are the inputs of `fibe auth login`.
@@ -69,7 +70,7 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 		}
 		token = strings.TrimSpace(line)
 	case ios.CanPrompt():
-		if token, err = ios.PromptSecret(ctx, "Paste your API key: "); err != nil {
+		if token, err = present.PromptSecret(ctx, ios, "Paste your API key: "); err != nil {
 			return err
 		}
 	default:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // Accepted prints the 202 handle of an operation the user chose not to wait
@@ -28,7 +29,7 @@ func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
 	if err := d.Render(); err != nil {
 		return true, err
 	}
-	ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", h.RequestID))
+	ios.Notice("Wait for it with: %s", f.Command("ops", "wait", h.RequestID))
 	return true, nil
 }
 
@@ -83,7 +84,7 @@ func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err er
 	f.IOStreams.StartProgress(label)
 	return func(err error) {
 		if err != nil {
-			f.IOStreams.FailProgress(err)
+			present.FailProgress(f.IOStreams, err)
 			return
 		}
 		f.IOStreams.SucceedProgress()
@@ -101,7 +102,7 @@ func ConfirmDestructive(ctx context.Context, f *Factory, yes bool, question stri
 	if !ios.CanPrompt() || ios.JSON() {
 		return output.FlagErrorf("--yes is required when not running interactively")
 	}
-	ok, err := ios.Confirm(ctx, question)
+	ok, err := present.Confirm(ctx, ios, question)
 	if err != nil {
 		return err
 	}

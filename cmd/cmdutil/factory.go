@@ -14,6 +14,7 @@ import (
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -27,6 +28,9 @@ type Factory struct {
 	// Invocation is the command line as typed, without the program name; it
 	// is echoed back in "retry safely with: ..." hints.
 	Invocation []string
+	// Operation names the running command when it sends a mutation
+	// ("create"), so an error can say which mutation may have been applied.
+	Operation string
 
 	// Transport, when set, replaces the HTTP transport (tests).
 	Transport http.RoundTripper
@@ -39,9 +43,13 @@ type Factory struct {
 
 // New returns a Factory for the given streams and invocation.
 func New(ios *output.IOStreams, invocation []string) *Factory {
-	ios.SetInvocation(invocation)
 	return &Factory{IOStreams: ios, Invocation: invocation}
 }
+
+// Command is a fibe command line to suggest to the user: args, prefixed
+// with the --api-url and --profile of the current command line so that a
+// pasted suggestion talks to the same API.
+func (f *Factory) Command(args ...string) string { return present.CommandLine(f.Invocation, args...) }
 
 // SetFlags records the executing command's flags (local and inherited), from
 // which the configuration is resolved.
@@ -197,7 +205,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 			PollTimeout:    cfg.WaitTimeout,
 		},
 		TrustedHosts: cfg.TrustedHosts,
-		OnEvent:      f.IOStreams.HandleEvent,
+		OnEvent:      present.EventHandler(f.IOStreams, f.Invocation),
 	}
 	if cfg.Debug {
 		opts.Debug = f.IOStreams.ErrOut

@@ -14,7 +14,7 @@ import (
 func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
 	var wo client.WaitOptions
 	if m.cmd != nil {
-		f.IOStreams.SetOperation(m.cmd.Name()) // "the create may have been applied"
+		f.Operation = m.cmd.Name() // "the create may have been applied"
 	}
 	mo, err := m.Options()
 	if err != nil {

@@ -127,7 +127,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		if err := printPlayground(f.IOStreams, p); err != nil {
 			return err
 		}
-		f.IOStreams.Notice("Next: %s", f.IOStreams.Command("pg", "rollout", p.Name))
+		f.IOStreams.Notice("Next: %s", f.Command("pg", "rollout", p.Name))
 		return nil
 	})
 }
