@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/present"
 )
 
@@ -22,7 +22,7 @@ func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
 	if ios.JSON() {
 		return true, ios.PrintJSON(h)
 	}
-	d := output.NewDetail(ios.Out, ios.ColorScheme())
+	d := iostreams.NewDetail(ios.Out, ios.ColorScheme())
 	d.Add("Request", h.RequestID)
 	d.Add("Status", ios.ColorScheme().Status(h.Status))
 	d.Add("Status URL", h.StatusURL)
@@ -100,14 +100,14 @@ func ConfirmDestructive(ctx context.Context, f *Factory, yes bool, question stri
 	}
 	ios := f.IOStreams
 	if !ios.CanPrompt() || ios.JSON() {
-		return output.FlagErrorf("--yes is required when not running interactively")
+		return present.FlagErrorf("--yes is required when not running interactively")
 	}
 	ok, err := present.Confirm(ctx, ios, question)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return output.ErrAborted
+		return present.ErrAborted
 	}
 	return nil
 }

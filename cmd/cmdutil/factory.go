@@ -12,8 +12,8 @@ import (
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -24,7 +24,7 @@ const LocalBaseURL = "http://local.fibe"
 
 // Factory hands each command what it needs, built on first use.
 type Factory struct {
-	IOStreams *output.IOStreams
+	IOStreams *iostreams.IOStreams
 	// Invocation is the command line as typed, without the program name; it
 	// is echoed back in "retry safely with: ..." hints.
 	Invocation []string
@@ -42,7 +42,7 @@ type Factory struct {
 }
 
 // New returns a Factory for the given streams and invocation.
-func New(ios *output.IOStreams, invocation []string) *Factory {
+func New(ios *iostreams.IOStreams, invocation []string) *Factory {
 	return &Factory{IOStreams: ios, Invocation: invocation}
 }
 
@@ -76,7 +76,7 @@ func (f *Factory) configLocked() (*config.Config, error) {
 	if err != nil {
 		var inv *config.InvalidError
 		if errors.As(err, &inv) {
-			return nil, output.FlagErrorWrap(err)
+			return nil, present.FlagErrorWrap(err)
 		}
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (f *Factory) client(requireKey bool) (*client.Client, error) {
 		return nil, err
 	}
 	if key == "" && requireKey {
-		return nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+		return nil, &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
