@@ -6,8 +6,22 @@
 // deleted once every caller imports those packages: new code must not use
 // it.
 //
-// Methods that moved off IOStreams cannot be forwarded; they are functions
-// of package present now (see its doc).
+// Methods that moved off IOStreams cannot be forwarded. Where they went:
+//
+//	ios.PrintError(err, inv)       present.PrintError(ios, err, inv, f.Operation)
+//	ios.HandleEvent                present.EventHandler(ios, invocation), or
+//	                               present.HandleEvent(ios, invocation, ev)
+//	ios.FailProgress(err)          present.FailProgress(ios, err)
+//	ios.Confirm(ctx, q)            present.Confirm(ctx, ios, q)
+//	ios.PromptSecret(ctx, p)       present.PromptSecret(ctx, ios, p)
+//	ios.Command(args...)           f.Command(args...) (cmdutil.Factory), or
+//	                               present.CommandLine(invocation, args...)
+//	ios.SetOperation(name)         f.Operation = name (cmdutil.Factory)
+//	ios.Operation()                f.Operation
+//	ios.SetInvocation(args)        gone: cmdutil.New records f.Invocation
+//
+// The prompts without the CANCELLED wording are ios.AskYesNo and
+// ios.AskSecret; the progress state is changed with ios.UpdateProgress.
 package output
 
 import (
