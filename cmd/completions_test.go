@@ -8,7 +8,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/completion"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // TestCompletionsUpToDate fails when the committed scripts in completions/
@@ -20,7 +20,7 @@ func TestCompletionsUpToDate(t *testing.T) {
 	if _, err := os.Stat(dir); os.IsNotExist(err) {
 		t.Skip("no completions/ directory yet")
 	}
-	ios, _, _, _ := output.Test()
+	ios, _, _, _ := iostreams.Test()
 	root := NewCmdRoot(cmdutil.New(ios, nil))
 	for _, s := range completion.Shells {
 		var want bytes.Buffer

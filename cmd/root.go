@@ -25,7 +25,8 @@ import (
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 func init() {
@@ -76,7 +77,7 @@ Try it without an account against the embedded local API:
 		"{{rpad .Name .NamePadding }} {{.Short}}", "{{rpad .Name .NamePadding }}  {{.Short}}"))
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return output.FlagErrorWrap(err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return present.FlagErrorWrap(err) })
 
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.APIURL, "api-url", config.DefaultAPIURL, `API base URL, or "local" for the embedded local API (env FIBE_API_URL, FIBE_DOMAIN)`)
@@ -138,24 +139,24 @@ func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error 
 	ios.SetQuiet(g.Quiet)
 	ios.SetJSON(g.JSON)
 	if cmd.Flags().Changed("jq") {
-		q, err := output.CompileJQ(g.JQ)
+		q, err := iostreams.CompileJQ(g.JQ)
 		if err != nil {
-			return err
+			return present.FlagErrorWrap(err) // a bad expression is a usage error
 		}
 		ios.SetJQ(q)
 	}
 	if g.MaxRetries < 0 {
-		return output.FlagErrorf("--max-retries must be 0 or more")
+		return present.FlagErrorf("--max-retries must be 0 or more")
 	}
 	if cmd.Flags().Changed("timeout") && g.Timeout <= 0 {
-		return output.FlagErrorf("--timeout must be positive")
+		return present.FlagErrorf("--timeout must be positive")
 	}
 	return nil
 }
 
 // Main runs fibe with the process's arguments and returns the exit code.
 func Main() int {
-	ios := output.System()
+	ios := iostreams.System()
 	args := os.Args[1:]
 	f := cmdutil.New(ios, args)
 
@@ -172,14 +173,14 @@ func Main() int {
 	root.SetArgs(args)
 	err := Execute(ctx, root)
 	if err == nil {
-		return output.ExitOK
+		return present.ExitOK
 	}
 	if !ios.JSON() && wantsJSON(args) {
 		// The flags were never applied (a parse error): honour --json anyway.
 		ios.SetJSON(true)
 	}
-	ios.PrintError(err, f.Invocation)
-	return output.ExitCode(err)
+	present.PrintError(ios, err, f.Invocation, f.Operation)
+	return present.ExitCode(err)
 }
 
 // Execute runs the tree and normalizes its error: cobra's own parse
@@ -190,7 +191,7 @@ func Execute(ctx context.Context, root *cobra.Command) error {
 		return nil
 	}
 	if isCobraUsageError(err) {
-		return output.FlagErrorWrap(err)
+		return present.FlagErrorWrap(err)
 	}
 	if _, ok := client.AsError(err); !ok && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return &client.Error{Code: client.CodeCancelled, Message: "interrupted", Err: err}
@@ -201,7 +202,7 @@ func Execute(ctx context.Context, root *cobra.Command) error {
 // isCobraUsageError recognises the errors cobra returns before a command
 // runs (they carry no type to test).
 func isCobraUsageError(err error) bool {
-	var flagErr *output.FlagError
+	var flagErr *present.FlagError
 	if errors.As(err, &flagErr) {
 		return false // already one
 	}

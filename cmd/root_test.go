@@ -9,7 +9,8 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 func TestCobraErrorsAreUsageErrors(t *testing.T) {
@@ -21,12 +22,12 @@ func TestCobraErrorsAreUsageErrors(t *testing.T) {
 		{"pg", "list", "--jq", ".["},
 		{"version", "extra"},
 	} {
-		ios, _, _, _ := output.Test()
+		ios, _, _, _ := iostreams.Test()
 		root := NewCmdRoot(cmdutil.New(ios, args))
 		root.SetArgs(args)
 		err := Execute(context.Background(), root)
-		if output.ExitCode(err) != output.ExitUsage {
-			t.Errorf("%v: %v (exit %d)", args, err, output.ExitCode(err))
+		if present.ExitCode(err) != present.ExitUsage {
+			t.Errorf("%v: %v (exit %d)", args, err, present.ExitCode(err))
 		}
 	}
 }
@@ -40,8 +41,8 @@ func TestInterruptBecomesCancelled(t *testing.T) {
 	}}
 	cmd.SetArgs(nil)
 	err := Execute(ctx, cmd)
-	if !client.IsCancelled(err) || output.ExitCode(err) != output.ExitInterrupted {
-		t.Fatalf("got %v (exit %d), want CANCELLED / 130", err, output.ExitCode(err))
+	if !client.IsCancelled(err) || present.ExitCode(err) != present.ExitInterrupted {
+		t.Fatalf("got %v (exit %d), want CANCELLED / 130", err, present.ExitCode(err))
 	}
 }
 
@@ -78,7 +79,7 @@ func splitArgs(s string) []string {
 // Every command a user can run has a one-line summary and at least one
 // example; every group has a summary.
 func TestHelpTexts(t *testing.T) {
-	ios, _, _, _ := output.Test()
+	ios, _, _, _ := iostreams.Test()
 	root := NewCmdRoot(cmdutil.New(ios, nil))
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -11,7 +11,8 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // LoginOptions are the inputs of `fibe auth login`.
@@ -65,21 +66,21 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 	case opts.WithToken:
 		line, err := bufio.NewReader(io.LimitReader(ios.In, 4096)).ReadString('\n')
 		if err != nil && err != io.EOF {
-			return output.FlagErrorf("cannot read the key from stdin: %v", err)
+			return present.FlagErrorf("cannot read the key from stdin: %v", err)
 		}
 		token = strings.TrimSpace(line)
 	case ios.CanPrompt():
-		if token, err = ios.PromptSecret(ctx, "Paste your API key: "); err != nil {
+		if token, err = present.PromptSecret(ctx, ios, "Paste your API key: "); err != nil {
 			return err
 		}
 	default:
-		return output.FlagErrorf("--with-token is required when not running interactively")
+		return present.FlagErrorf("--with-token is required when not running interactively")
 	}
 	if token == "" {
-		return output.FlagErrorf("no API key given")
+		return present.FlagErrorf("no API key given")
 	}
 	if strings.ContainsAny(token, " \t\r\n") {
-		return output.FlagErrorf("an API key has no spaces")
+		return present.FlagErrorf("an API key has no spaces")
 	}
 
 	c, err := f.ClientWithKey(token)
@@ -102,7 +103,7 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 		return ios.PrintJSON(LoginResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, StoredIn: storedIn})
 	}
 	cs := ios.ColorScheme()
-	_, err = io.WriteString(ios.Out, output.Check(cs)+" Logged in to "+cfg.APIURL+" as "+who(me)+"\n")
+	_, err = io.WriteString(ios.Out, iostreams.Check(cs)+" Logged in to "+cfg.APIURL+" as "+who(me)+"\n")
 	ios.Notice("Key stored in %s (profile %s).", storedIn, cfg.Profile)
 	return err
 }

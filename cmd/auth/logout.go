@@ -8,7 +8,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // LogoutOptions are the inputs of `fibe auth logout`.
@@ -56,6 +56,6 @@ func logoutRun(_ context.Context, opts *LogoutOptions) error {
 		ios.Notice("No stored key for %s (profile %s).", cfg.APIURL, cfg.Profile)
 		return nil
 	}
-	_, err = io.WriteString(ios.Out, output.Check(ios.ColorScheme())+" Logged out of "+cfg.APIURL+" (profile "+cfg.Profile+")\n")
+	_, err = io.WriteString(ios.Out, iostreams.Check(ios.ColorScheme())+" Logged out of "+cfg.APIURL+" (profile "+cfg.Profile+")\n")
 	return err
 }

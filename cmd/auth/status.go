@@ -9,7 +9,8 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // StatusOptions are the inputs of `fibe auth status`.
@@ -57,7 +58,7 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 		return err
 	}
 	if key == "" {
-		return &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+		return &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}
 	c, err := f.Client()
 	if err != nil {
@@ -77,7 +78,7 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 		return ios.PrintJSON(res)
 	}
 	cs := ios.ColorScheme()
-	d := output.NewDetail(ios.Out, cs)
+	d := iostreams.NewDetail(ios.Out, cs)
 	d.Add("API", res.APIURL)
 	d.Add("Profile", res.Profile)
 	d.Add("Logged in as", who(me))

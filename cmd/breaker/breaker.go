@@ -11,7 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // NewCmdBreaker is the `fibe breaker` group.
@@ -99,9 +99,9 @@ func statusRun(opts *StatusOptions) error {
 // printStatus draws the table: for an open breaker what opened it and when,
 // and when it will let a probe through; for a closed one how many failures
 // in a row it has seen of those that open it.
-func printStatus(ios *output.IOStreams, list []Status, threshold, probes int, now time.Time) error {
+func printStatus(ios *iostreams.IOStreams, list []Status, threshold, probes int, now time.Time) error {
 	cs := ios.ColorScheme()
-	t := output.NewTable(ios.Out, cs, "RESOURCE", "STATE", "FAILURES", "OPENED", "NEXT PROBE")
+	t := iostreams.NewTable(ios.Out, cs, "RESOURCE", "STATE", "FAILURES", "OPENED", "NEXT PROBE")
 	for _, b := range list {
 		failures := fmt.Sprintf("%d of %d", b.ConsecutiveFailures, threshold)
 		opened, probe := "", ""

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // An open breaker shows what opened it and when it will probe, not the
 // reset count of zero failures.
 func TestStatusTableSaysWhatOpenedIt(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
-	ios, _, out, _ := output.Test()
+	ios, _, out, _ := iostreams.Test()
 	err := printStatus(ios, []Status{
 		{BreakerStatus: client.BreakerStatus{Resource: "marquee/prod-eu", State: "open", OpenUntil: now.Add(22 * time.Second)},
 			OpenedAt: now.Add(-8 * time.Second), OpenedAfter: 5, ProbeAt: now.Add(22 * time.Second)},

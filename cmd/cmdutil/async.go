@@ -4,7 +4,8 @@ import (
 	"context"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // Accepted prints the 202 handle of an operation the user chose not to wait
@@ -21,14 +22,14 @@ func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
 	if ios.JSON() {
 		return true, ios.PrintJSON(h)
 	}
-	d := output.NewDetail(ios.Out, ios.ColorScheme())
+	d := iostreams.NewDetail(ios.Out, ios.ColorScheme())
 	d.Add("Request", h.RequestID)
 	d.Add("Status", ios.ColorScheme().Status(h.Status))
 	d.Add("Status URL", h.StatusURL)
 	if err := d.Render(); err != nil {
 		return true, err
 	}
-	ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", h.RequestID))
+	ios.Notice("Wait for it with: %s", f.Command("ops", "wait", h.RequestID))
 	return true, nil
 }
 
@@ -86,7 +87,7 @@ func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err er
 	f.IOStreams.StartProgress(label)
 	return func(err error) {
 		if err != nil {
-			f.IOStreams.FailProgress(err)
+			present.FailProgress(f.IOStreams, err)
 			return
 		}
 		f.IOStreams.SucceedProgress()
@@ -102,14 +103,14 @@ func ConfirmDestructive(ctx context.Context, f *Factory, yes bool, question stri
 	}
 	ios := f.IOStreams
 	if !ios.CanPrompt() || ios.JSON() {
-		return output.FlagErrorf("--yes is required when not running interactively")
+		return present.FlagErrorf("--yes is required when not running interactively")
 	}
-	ok, err := ios.Confirm(ctx, question)
+	ok, err := present.Confirm(ctx, ios, question)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return output.ErrAborted
+		return present.ErrAborted
 	}
 	return nil
 }

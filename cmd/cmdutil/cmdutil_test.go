@@ -8,7 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 func TestIdempotencyKeyFlag(t *testing.T) {
@@ -35,14 +36,14 @@ func TestIdempotencyKeyFlag(t *testing.T) {
 		if (err == nil) != c.ok || (c.ok && mo.IdempotencyKey != c.key) {
 			t.Errorf("%q: %+v, %v", c.args, mo, err)
 		}
-		if err != nil && output.ExitCode(err) != output.ExitUsage {
-			t.Errorf("%q: a bad key must be a usage error, got exit %d", c.args, output.ExitCode(err))
+		if err != nil && present.ExitCode(err) != present.ExitUsage {
+			t.Errorf("%q: a bad key must be a usage error, got exit %d", c.args, present.ExitCode(err))
 		}
 	}
 }
 
 func TestReadPayloadFromStdin(t *testing.T) {
-	ios, in, _, _ := output.Test()
+	ios, in, _, _ := iostreams.Test()
 	f := New(ios, nil)
 	in.WriteString(`{"marquee": {"name": "m", "port": 2222}}`)
 	body, err := ReadPayload(f, "-", "marquee")
@@ -50,10 +51,10 @@ func TestReadPayloadFromStdin(t *testing.T) {
 		t.Fatalf("%#v %v", body, err)
 	}
 	in.WriteString(`[1, 2]`)
-	if _, err := ReadPayload(f, "-", "marquee"); output.ExitCode(err) != output.ExitUsage {
+	if _, err := ReadPayload(f, "-", "marquee"); present.ExitCode(err) != present.ExitUsage {
 		t.Errorf("a non-object payload: %v", err)
 	}
-	if _, err := ReadPayload(f, "/nonexistent/payload.json", "marquee"); output.ExitCode(err) != output.ExitUsage {
+	if _, err := ReadPayload(f, "/nonexistent/payload.json", "marquee"); present.ExitCode(err) != present.ExitUsage {
 		t.Errorf("a missing file: %v", err)
 	}
 }
@@ -108,9 +109,9 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			ios, _, _, _ := output.Test()
+			ios, _, _, _ := iostreams.Test()
 			_, err := ReadPayloadFor(New(ios, nil), path, testSchema)
-			if err == nil || output.ExitCode(err) != output.ExitUsage {
+			if err == nil || present.ExitCode(err) != present.ExitUsage {
 				t.Fatalf("want a usage error, got %v", err)
 			}
 			for _, w := range c.want {
@@ -130,7 +131,7 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 // The CLI's own names are accepted; unknown fields are sent with a warning
 // that names them and the fields this CLI knows.
 func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
-	ios, in, _, errOut := output.Test()
+	ios, in, _, errOut := iostreams.Test()
 	in.WriteString(`{"playground": {"name": "x", "playspec": "web", "marquee": "7", "ttl_hours": 4, "color": "red"}}`)
 	body, err := ReadPayloadFor(New(ios, nil), "-", testSchema)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // DeleteSpec describes the delete command of one kind of resource.
@@ -83,7 +83,7 @@ func DeleteRun(ctx context.Context, opts *DeleteOptions) error {
 		if ios.Quiet() {
 			return nil
 		}
-		_, err := io.WriteString(ios.Out, output.Check(ios.ColorScheme())+" Deleted "+noun+" "+opts.Ref+"\n")
+		_, err := io.WriteString(ios.Out, iostreams.Check(ios.ColorScheme())+" Deleted "+noun+" "+opts.Ref+"\n")
 		return err
 	})
 }

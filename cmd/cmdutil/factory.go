@@ -12,8 +12,9 @@ import (
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -23,10 +24,13 @@ const LocalBaseURL = "http://local.fibe"
 
 // Factory hands each command what it needs, built on first use.
 type Factory struct {
-	IOStreams *output.IOStreams
+	IOStreams *iostreams.IOStreams
 	// Invocation is the command line as typed, without the program name; it
 	// is echoed back in "retry safely with: ..." hints.
 	Invocation []string
+	// Operation names the running command when it sends a mutation
+	// ("create"), so an error can say which mutation may have been applied.
+	Operation string
 
 	// Transport, when set, replaces the HTTP transport (tests).
 	Transport http.RoundTripper
@@ -38,10 +42,14 @@ type Factory struct {
 }
 
 // New returns a Factory for the given streams and invocation.
-func New(ios *output.IOStreams, invocation []string) *Factory {
-	ios.SetInvocation(invocation)
+func New(ios *iostreams.IOStreams, invocation []string) *Factory {
 	return &Factory{IOStreams: ios, Invocation: invocation}
 }
+
+// Command is a fibe command line to suggest to the user: args, prefixed
+// with the --api-url and --profile of the current command line so that a
+// pasted suggestion talks to the same API.
+func (f *Factory) Command(args ...string) string { return present.CommandLine(f.Invocation, args...) }
 
 // SetFlags records the executing command's flags (local and inherited), from
 // which the configuration is resolved.
@@ -68,7 +76,7 @@ func (f *Factory) configLocked() (*config.Config, error) {
 	if err != nil {
 		var inv *config.InvalidError
 		if errors.As(err, &inv) {
-			return nil, output.FlagErrorWrap(err)
+			return nil, present.FlagErrorWrap(err)
 		}
 		return nil, err
 	}
@@ -124,7 +132,7 @@ func (f *Factory) client(requireKey bool) (*client.Client, error) {
 		return nil, err
 	}
 	if key == "" && requireKey {
-		return nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+		return nil, &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -197,7 +205,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 			PollTimeout:    cfg.WaitTimeout,
 		},
 		TrustedHosts: cfg.TrustedHosts,
-		OnEvent:      f.IOStreams.HandleEvent,
+		OnEvent:      present.EventHandler(f.IOStreams, f.Invocation),
 	}
 	if cfg.Debug {
 		opts.Debug = f.IOStreams.ErrOut

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -31,7 +31,7 @@ func (m *MutationFlags) Options() (client.MutationOptions, error) {
 	given := m.IdempotencyKey != "" || (m.cmd != nil && m.cmd.Flags().Changed("idempotency-key"))
 	if given {
 		if err := reliability.ValidateIdempotencyKey(m.IdempotencyKey); err != nil {
-			return client.MutationOptions{}, output.FlagErrorf("invalid --idempotency-key: %v", err)
+			return client.MutationOptions{}, present.FlagErrorf("invalid --idempotency-key: %v", err)
 		}
 	}
 	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey}, nil
@@ -94,16 +94,16 @@ func ArgCount(n int, names ...string) cobra.PositionalArgs {
 		}
 		what := strings.Join(names, " ")
 		if len(args) < n {
-			return output.FlagErrorf("%s: missing argument %s", cmd.CommandPath(), what)
+			return present.FlagErrorf("%s: missing argument %s", cmd.CommandPath(), what)
 		}
-		return output.FlagErrorf("%s: expected %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
+		return present.FlagErrorf("%s: expected %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
 	}
 }
 
 // NoArgs rejects positional arguments with a usage error.
 func NoArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return output.FlagErrorf("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+		return present.FlagErrorf("%s: unexpected argument %q", cmd.CommandPath(), args[0])
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 func RangeArgs(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < min || len(args) > max {
-			return output.FlagErrorf("%s: expected %d to %d arguments, got %d", cmd.CommandPath(), min, max, len(args))
+			return present.FlagErrorf("%s: expected %d to %d arguments, got %d", cmd.CommandPath(), min, max, len(args))
 		}
 		return nonBlank(cmd, args, nil)
 	}
@@ -131,10 +131,10 @@ func nonBlank(cmd *cobra.Command, args, names []string) error {
 			what = names[i]
 		}
 		if strings.TrimSpace(a) == "" {
-			return output.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
+			return present.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
 		}
 		if what == "<id|name>" && utf8.RuneCountInString(a) > MaxNameLength {
-			return output.FlagErrorf("%s: %s is %d characters long; a name has at most %d characters",
+			return present.FlagErrorf("%s: %s is %d characters long; a name has at most %d characters",
 				cmd.CommandPath(), what, utf8.RuneCountInString(a), MaxNameLength)
 		}
 	}

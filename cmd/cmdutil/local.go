@@ -11,7 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // localConfig is the emulator behind `--api-url local`. Its state lives in a
@@ -28,21 +28,21 @@ func localConfig() (localapi.Config, error) {
 	if s := os.Getenv("FIBE_LOCAL_SPEED"); s != "" {
 		speed, err := strconv.ParseFloat(s, 64)
 		if err != nil || speed <= 0 {
-			return cfg, output.FlagErrorf("FIBE_LOCAL_SPEED must be a positive number, got %q", s)
+			return cfg, present.FlagErrorf("FIBE_LOCAL_SPEED must be a positive number, got %q", s)
 		}
 		cfg.Speed = speed
 	}
 	if s := os.Getenv("FIBE_LOCAL_SEED"); s != "" {
 		seed, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return cfg, output.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
+			return cfg, present.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
 		}
 		cfg.Seed = seed
 	}
 	if s := os.Getenv("FIBE_LOCAL_ASYNC_CREATE"); s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {
-			return cfg, output.FlagErrorf("FIBE_LOCAL_ASYNC_CREATE must be 1 or 0, got %q", s)
+			return cfg, present.FlagErrorf("FIBE_LOCAL_ASYNC_CREATE must be 1 or 0, got %q", s)
 		}
 		cfg.AsyncCreate = on
 	}

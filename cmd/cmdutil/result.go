@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // Prepare validates a mutation's flags and returns what the call needs:
@@ -14,7 +14,7 @@ import (
 func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
 	var wo client.WaitOptions
 	if m.cmd != nil {
-		f.IOStreams.SetOperation(m.cmd.Name()) // "the create may have been applied"
+		f.Operation = m.cmd.Name() // "the create may have been applied"
 	}
 	mo, err := m.Options()
 	if err != nil {
@@ -61,10 +61,10 @@ func AddListFlags(cmd *cobra.Command, l *ListFlags) {
 // Validate rejects negative pages and --all with --page.
 func (l *ListFlags) Validate(cmd *cobra.Command) error {
 	if l.Page < 0 || l.PerPage < 0 {
-		return output.FlagErrorf("--page and --per-page must be positive")
+		return present.FlagErrorf("--page and --per-page must be positive")
 	}
 	if l.All && cmd.Flags().Changed("page") {
-		return output.FlagErrorf("--all and --page cannot be used together")
+		return present.FlagErrorf("--all and --page cannot be used together")
 	}
 	return nil
 }

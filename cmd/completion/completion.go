@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // Shells lists the supported shells and the file each script is written to.
@@ -52,7 +52,7 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
 			if f.IOStreams.JSON() {
 				// A script is not a JSON document; printing it would break
 				// the promise --json makes to whoever reads stdout.
-				return output.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
+				return present.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
 			}
 			root := cmd.Root()
 			if dir != "" {
@@ -80,7 +80,7 @@ func Generate(root *cobra.Command, shell string, w interface{ Write([]byte) (int
 	case "powershell":
 		err = root.GenPowerShellCompletionWithDesc(&buf)
 	default:
-		return output.FlagErrorf("unsupported shell %q: use bash, zsh, fish or powershell", shell)
+		return present.FlagErrorf("unsupported shell %q: use bash, zsh, fish or powershell", shell)
 	}
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // ListOptions are the inputs of `fibe config list`.
@@ -43,7 +43,7 @@ func listRun(opts *ListOptions) error {
 		return ios.PrintJSON(cfg.Values())
 	}
 	cs := ios.ColorScheme()
-	t := output.NewTable(ios.Out, cs, "KEY", "VALUE", "SOURCE")
+	t := iostreams.NewTable(ios.Out, cs, "KEY", "VALUE", "SOURCE")
 	for _, v := range cfg.Values() {
 		t.AddRow(v.Key, v.Value, cs.Gray(v.Source))
 	}

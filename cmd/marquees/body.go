@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // fields are the marquee attributes create and update share.
@@ -51,7 +51,7 @@ func (fl *fields) body(f *cmdutil.Factory, cmd *cobra.Command) (map[string]any, 
 	}
 	if cmd.Flags().Changed("port") {
 		if fl.Port <= 0 || fl.Port > 65535 {
-			return nil, output.FlagErrorf("--port must be between 1 and 65535")
+			return nil, present.FlagErrorf("--port must be between 1 and 65535")
 		}
 		body["port"] = fl.Port
 	}
@@ -61,7 +61,7 @@ func (fl *fields) body(f *cmdutil.Factory, cmd *cobra.Command) (map[string]any, 
 	if fl.SSHKeyFile != "" {
 		key, err := os.ReadFile(fl.SSHKeyFile)
 		if err != nil {
-			return nil, output.FlagErrorf("cannot read --ssh-key-file: %v", err)
+			return nil, present.FlagErrorf("cannot read --ssh-key-file: %v", err)
 		}
 		body["ssh_private_key"] = string(key)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // RefOptions are the inputs of the async marquee commands.
@@ -82,7 +82,7 @@ func testConnectionRun(ctx context.Context, opts *RefOptions) error {
 	}
 	ios := f.IOStreams
 	return cmdutil.Finish(f, resp, res, res == nil, func() error {
-		_, err := io.WriteString(ios.Out, output.Check(ios.ColorScheme())+" Connected to "+opts.Ref+msgSuffix(res.Message)+"\n")
+		_, err := io.WriteString(ios.Out, iostreams.Check(ios.ColorScheme())+" Connected to "+opts.Ref+msgSuffix(res.Message)+"\n")
 		return err
 	})
 }

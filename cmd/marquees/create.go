@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // CreateOptions are the inputs of `fibe marquees create`.
@@ -33,7 +33,7 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions)
 			}
 			for _, k := range []string{"name", "host"} {
 				if _, ok := body[k]; !ok {
-					return output.FlagErrorf("--%s is required (or a %q in the payload)", k, k)
+					return present.FlagErrorf("--%s is required (or a %q in the payload)", k, k)
 				}
 			}
 			opts.Body = body

@@ -5,12 +5,12 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
-func printTable(ios *output.IOStreams, items []client.Marquee) error {
+func printTable(ios *iostreams.IOStreams, items []client.Marquee) error {
 	cs := ios.ColorScheme()
-	t := output.NewTable(ios.Out, cs, "ID", "NAME", "HOST", "PORT", "USER", "STATUS", "FUNDED", "PAID UNTIL")
+	t := iostreams.NewTable(ios.Out, cs, "ID", "NAME", "HOST", "PORT", "USER", "STATUS", "FUNDED", "PAID UNTIL")
 	for _, m := range items {
 		port := ""
 		if m.Port != 0 {
@@ -33,9 +33,9 @@ func funded(active *bool) string {
 	return "no"
 }
 
-func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
+func printMarquee(ios *iostreams.IOStreams, m *client.Marquee) error {
 	cs := ios.ColorScheme()
-	d := output.NewDetail(ios.Out, cs)
+	d := iostreams.NewDetail(ios.Out, cs)
 	d.Add("ID", strconv.FormatInt(m.ID, 10))
 	d.Add("Name", m.Name)
 	d.Add("Host", m.Host)
@@ -56,4 +56,4 @@ func printMarquee(ios *output.IOStreams, m *client.Marquee) error {
 }
 
 // PrintMarquee prints the card of a marquee, as `mq get` does.
-func PrintMarquee(ios *output.IOStreams, m *client.Marquee) error { return printMarquee(ios, m) }
+func PrintMarquee(ios *iostreams.IOStreams, m *client.Marquee) error { return printMarquee(ios, m) }

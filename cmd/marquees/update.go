@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // UpdateOptions are the inputs of `fibe marquees update`.
@@ -35,7 +35,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 				return err
 			}
 			if len(body) == 0 {
-				return output.FlagErrorf("nothing to change: give --name, --host, --port, --user, --ssh-key-file or -f")
+				return present.FlagErrorf("nothing to change: give --name, --host, --port, --user, --ssh-key-file or -f")
 			}
 			opts.Body = body
 			if runF != nil {

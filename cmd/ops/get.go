@@ -10,7 +10,8 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // GetOptions are the inputs of `fibe ops get`.
@@ -22,10 +23,10 @@ type GetOptions struct {
 // Status is the JSON form of one look at an operation, the same whatever
 // shape (current or older) the server answered with.
 type Status struct {
-	RequestID string            `json:"request_id"`
-	Status    string            `json:"status"`
-	Result    json.RawMessage   `json:"result,omitempty"`
-	Error     *output.ErrorBody `json:"error,omitempty"`
+	RequestID string             `json:"request_id"`
+	Status    string             `json:"status"`
+	Result    json.RawMessage    `json:"result,omitempty"`
+	Error     *present.ErrorBody `json:"error,omitempty"`
 }
 
 // NewCmdGet builds `fibe ops get <request-id>`.
@@ -65,7 +66,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		return ios.PrintJSON(doc)
 	}
 	cs := ios.ColorScheme()
-	d := output.NewDetail(ios.Out, cs)
+	d := iostreams.NewDetail(ios.Out, cs)
 	d.Add("Request", doc.RequestID)
 	d.Add("Status", cs.Status(doc.Status))
 	if doc.Error != nil {
@@ -92,7 +93,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		}
 	}
 	if doc.Status == "queued" || doc.Status == "running" {
-		ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", doc.RequestID))
+		ios.Notice("Wait for it with: %s", opts.Factory.Command("ops", "wait", doc.RequestID))
 	}
 	return nil
 }
@@ -100,7 +101,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 func statusDoc(id string, st *client.AsyncStatus) Status {
 	doc := Status{RequestID: firstNonEmpty(st.RequestID, id), Status: st.Status, Result: st.Result}
 	if st.Err != nil {
-		b := output.ErrorBodyOf(st.Err)
+		b := present.ErrorBodyOf(st.Err)
 		doc.Error = &b
 	}
 	return doc

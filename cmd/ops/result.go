@@ -11,7 +11,8 @@ import (
 	"github.com/fibegg/fibe/cmd/marquees"
 	"github.com/fibegg/fibe/cmd/playgrounds"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // requestIDPattern is what a request id may look like (req_5c1d): it is
@@ -28,14 +29,14 @@ func validRequestID(id string) error {
 	if len(shown) > 40 {
 		shown = shown[:40] + "…"
 	}
-	return output.FlagErrorf("invalid request id %q: expected an id like req_5c1d (at most 128 letters, digits, '_', '-', '.' or ':')", shown)
+	return present.FlagErrorf("invalid request id %q: expected an id like req_5c1d (at most 128 letters, digits, '_', '-', '.' or ':')", shown)
 }
 
 // printResult prints an operation's result for people, as the command that
 // started the operation would have: a playground card, a marquee card, log
 // lines, a public key; anything else as "Key: value" lines. The raw JSON
 // is for --json.
-func printResult(ios *output.IOStreams, raw json.RawMessage) error {
+func printResult(ios *iostreams.IOStreams, raw json.RawMessage) error {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		_, err := fmt.Fprintln(ios.Out, strings.TrimSpace(string(raw)))
@@ -62,7 +63,7 @@ func printResult(ios *output.IOStreams, raw json.RawMessage) error {
 	case has(m, "ok") && len(m) <= 2:
 		cs := ios.ColorScheme()
 		msg, _ := m["message"].(string)
-		mark := output.Check(cs)
+		mark := iostreams.Check(cs)
 		if m["ok"] != true {
 			mark = cs.Red("✗")
 		}
@@ -84,13 +85,13 @@ func printResult(ios *output.IOStreams, raw json.RawMessage) error {
 
 // printFields prints an object nobody has a card for as sorted "Key: value"
 // lines.
-func printFields(ios *output.IOStreams, m map[string]any) error {
+func printFields(ios *iostreams.IOStreams, m map[string]any) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	d := output.NewDetail(ios.Out, ios.ColorScheme())
+	d := iostreams.NewDetail(ios.Out, ios.ColorScheme())
 	for _, k := range keys {
 		d.Add(label(k), compact(m[k]))
 	}

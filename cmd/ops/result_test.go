@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // Each kind of result gets the card its own command prints, never a JSON dump.
@@ -23,7 +24,7 @@ func TestPrintResultCards(t *testing.T) {
 		{`{"widget_count": 3, "nested": {"a": 1}}`, []string{"Nested:", `{"a":1}`, "Widget count:", "3"}},
 	}
 	for _, c := range cases {
-		ios, _, out, _ := output.Test()
+		ios, _, out, _ := iostreams.Test()
 		if err := printResult(ios, []byte(c.raw)); err != nil {
 			t.Fatal(err)
 		}
@@ -47,8 +48,8 @@ func TestValidRequestID(t *testing.T) {
 		if (err == nil) != ok {
 			t.Errorf("%q: %v", id, err)
 		}
-		if err != nil && output.ExitCode(err) != output.ExitUsage {
-			t.Errorf("%q: exit %d", id, output.ExitCode(err))
+		if err != nil && present.ExitCode(err) != present.ExitUsage {
+			t.Errorf("%q: exit %d", id, present.ExitCode(err))
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // CreateOptions are the inputs of `fibe playgrounds create`.
@@ -88,10 +88,10 @@ func createBody(opts *CreateOptions) (map[string]any, error) {
 	}
 	cmdutil.MergeEnv(body, "env_overrides", env)
 	if _, ok := body["name"]; !ok {
-		return nil, output.FlagErrorf("--name is required (or \"name\" in the payload)")
+		return nil, present.FlagErrorf("--name is required (or \"name\" in the payload)")
 	}
 	if _, ok := body["playspec_id"]; !ok {
-		return nil, output.FlagErrorf("--playspec is required (or \"playspec\" in the payload)")
+		return nil, present.FlagErrorf("--playspec is required (or \"playspec\" in the payload)")
 	}
 	return body, nil
 }
@@ -127,7 +127,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		if err := printPlayground(f.IOStreams, p); err != nil {
 			return err
 		}
-		f.IOStreams.Notice("Next: %s", f.IOStreams.Command("pg", "rollout", p.Name))
+		f.IOStreams.Notice("Next: %s", f.Command("pg", "rollout", p.Name))
 		return nil
 	})
 }

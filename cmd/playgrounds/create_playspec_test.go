@@ -12,7 +12,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // A server that refuses an unknown playspec without naming the known ones:
@@ -40,7 +40,7 @@ func TestUnknownPlayspecListsTheKnownOnes(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	ios, _, _, _ := output.Test()
+	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, nil)
 	err := createRun(context.Background(), &CreateOptions{Factory: f, Name: "x", Playspec: "rials"})
 	var ce *client.Error

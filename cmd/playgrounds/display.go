@@ -8,12 +8,12 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
-func printTable(ios *output.IOStreams, items []client.Playground) error {
+func printTable(ios *iostreams.IOStreams, items []client.Playground) error {
 	cs := ios.ColorScheme()
-	t := output.NewTable(ios.Out, cs, "ID", "NAME", "STATUS", "MARQUEE", "PLAYSPEC", "EXPIRES")
+	t := iostreams.NewTable(ios.Out, cs, "ID", "NAME", "STATUS", "MARQUEE", "PLAYSPEC", "EXPIRES")
 	for _, p := range items {
 		t.AddRow(strconv.FormatInt(p.ID, 10), p.Name, cs.Status(p.Status), ref(p.MarqueeName, p.MarqueeID),
 			ref(p.PlayspecName, p.PlayspecID), cmdutil.ShortRelative(p.ExpiresAt))
@@ -32,13 +32,13 @@ func ref(name string, id int64) string {
 	return ""
 }
 
-func printPlayground(ios *output.IOStreams, p *client.Playground) error {
-	d := output.NewDetail(ios.Out, ios.ColorScheme())
+func printPlayground(ios *iostreams.IOStreams, p *client.Playground) error {
+	d := iostreams.NewDetail(ios.Out, ios.ColorScheme())
 	addPlayground(d, ios.ColorScheme(), p)
 	return d.Render()
 }
 
-func addPlayground(d *output.Detail, cs *output.ColorScheme, p *client.Playground) {
+func addPlayground(d *iostreams.Detail, cs *iostreams.ColorScheme, p *client.Playground) {
 	d.Add("ID", strconv.FormatInt(p.ID, 10))
 	d.Add("Name", p.Name)
 	d.Add("Status", cs.Status(p.Status))
@@ -55,7 +55,7 @@ func addPlayground(d *output.Detail, cs *output.ColorScheme, p *client.Playgroun
 	for _, u := range p.ServiceURLs {
 		urls = append(urls, []string{u.Name, u.URL})
 	}
-	d.Add("URLs", output.Columns(urls))
+	d.Add("URLs", iostreams.Columns(urls))
 	var services [][]string
 	for _, s := range p.Services {
 		status := firstNonEmpty(s.Status, runningWord(s.Running))
@@ -68,17 +68,17 @@ func addPlayground(d *output.Detail, cs *output.ColorScheme, p *client.Playgroun
 		}
 		services = append(services, row)
 	}
-	d.Add("Services", output.Columns(services))
+	d.Add("Services", iostreams.Columns(services))
 	var builds [][]string
 	for _, b := range p.BuildStatuses {
 		builds = append(builds, []string{b.Service, cs.Status(b.Status), b.Error})
 	}
-	d.Add("Builds", output.Columns(builds))
+	d.Add("Builds", iostreams.Columns(builds))
 }
 
-func printStatus(ios *output.IOStreams, st *client.PlaygroundStatus) error {
+func printStatus(ios *iostreams.IOStreams, st *client.PlaygroundStatus) error {
 	cs := ios.ColorScheme()
-	d := output.NewDetail(ios.Out, cs)
+	d := iostreams.NewDetail(ios.Out, cs)
 	addPlayground(d, cs, &st.Playground)
 	step := st.ErrorStep
 	if st.ErrorStepLabel != "" {
@@ -136,6 +136,6 @@ func printLines(w io.Writer, lines []string) error {
 // PrintStatusCard prints the card of a playground (with its failed step
 // and diagnostics when it has them), as `pg status` does. Other commands
 // that end with a playground, such as `ops wait`, print the same card.
-func PrintStatusCard(ios *output.IOStreams, st *client.PlaygroundStatus) error {
+func PrintStatusCard(ios *iostreams.IOStreams, st *client.PlaygroundStatus) error {
 	return printStatus(ios, st)
 }

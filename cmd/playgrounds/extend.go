@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // ExtendOptions are the inputs of `fibe playgrounds extend`.
@@ -34,7 +35,7 @@ platform's default extension (24 hours).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if cmd.Flags().Changed("hours") && opts.Hours <= 0 {
-				return output.FlagErrorf("--hours must be positive")
+				return present.FlagErrorf("--hours must be positive")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -58,7 +59,7 @@ func extendRun(ctx context.Context, opts *ExtendOptions) error {
 		return err
 	}
 	return cmdutil.Finish(f, resp, x, false, func() error {
-		d := output.NewDetail(f.IOStreams.Out, f.IOStreams.ColorScheme())
+		d := iostreams.NewDetail(f.IOStreams.Out, f.IOStreams.ColorScheme())
 		d.Add("Playground", opts.Ref)
 		if x.ID != 0 {
 			d.Add("ID", strconv.FormatInt(x.ID, 10))

@@ -11,8 +11,9 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // setup serves an emulator on 127.0.0.1 and returns a Factory pointed at
@@ -33,7 +34,7 @@ func setup(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer, *local
 	} {
 		t.Setenv(k, v)
 	}
-	ios, _, out, errOut := output.Test()
+	ios, _, out, errOut := iostreams.Test()
 	return cmdutil.New(ios, nil), out, errOut, srv
 }
 
@@ -83,7 +84,7 @@ func TestDeleteRequiresYesWhenNotInteractive(t *testing.T) {
 	}
 	before := srv.Stats().Mutations
 	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Factory: f, Spec: cmdutil.DeleteSpec{Noun: "playground"}, Ref: "keep"})
-	if output.ExitCode(err) != output.ExitUsage {
+	if present.ExitCode(err) != present.ExitUsage {
 		t.Fatalf("delete without --yes: %v", err)
 	}
 	if srv.Stats().Mutations != before {
@@ -113,11 +114,11 @@ func TestCreateFlagsBecomeTheBody(t *testing.T) {
 	}
 
 	got.File, got.Name = "", ""
-	if _, err := createBody(got); output.ExitCode(err) != output.ExitUsage {
+	if _, err := createBody(got); present.ExitCode(err) != present.ExitUsage {
 		t.Errorf("missing --name: %v", err)
 	}
 	got.Name, got.Env = "x", []string{"novalue"}
-	if _, err := createBody(got); output.ExitCode(err) != output.ExitUsage {
+	if _, err := createBody(got); present.ExitCode(err) != present.ExitUsage {
 		t.Errorf("bad --env: %v", err)
 	}
 }
@@ -128,7 +129,7 @@ func TestWaitForValidatesStatus(t *testing.T) {
 	cmd := NewCmdWait(f, func(context.Context, *WaitOptions) error { ran = true; return nil })
 	cmd.SetArgs([]string{"x", "--for", "sleeping"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	if err := cmd.Execute(); output.ExitCode(err) != output.ExitUsage || ran {
+	if err := cmd.Execute(); present.ExitCode(err) != present.ExitUsage || ran {
 		t.Errorf("--for sleeping: %v (ran %v)", err, ran)
 	}
 }

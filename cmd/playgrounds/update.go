@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // UpdateOptions are the inputs of `fibe playgrounds update`.
@@ -69,7 +69,7 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	}
 	cmdutil.MergeEnv(body, "env_overrides", env)
 	if len(body) == 0 {
-		return output.FlagErrorf("nothing to change: give --name, --env or -f")
+		return present.FlagErrorf("nothing to change: give --name, --env or -f")
 	}
 	mo, _, c, err := cmdutil.Prepare(f, &opts.Mutation, nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-package output
+package present
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // ErrorJSON is the error document of contract §9, printed on stderr with --json.
@@ -89,17 +90,19 @@ func resumeOf(e *client.Error) *client.Resume {
 // resume an accepted operation or finish a mutation whose outcome is
 // unknown). invocation is the command line as typed, without the program
 // name; it is used to print the exact command that finishes the operation.
-// Everything printed comes from the error's fields, never from its message.
-func (s *IOStreams) PrintError(err error, invocation []string) {
+// operation names the command that sent a mutation ("create"), for the
+// words; it may be empty. Everything printed comes from the error's
+// fields, never from its message.
+func PrintError(s *iostreams.IOStreams, err error, invocation []string, operation string) {
 	s.StopProgress()
 	var stopped *StoppedError
 	if errors.As(err, &stopped) {
-		if client.IsCancelled(err) && s.stderrTTY {
+		if client.IsCancelled(err) && s.IsStderrTTY() {
 			fmt.Fprint(s.ErrOut, "\r\x1b[K") // erase the "^C" the terminal echoed
 		}
 		return
 	}
-	if s.json {
+	if s.JSON() {
 		data, mErr := json.Marshal(ErrorJSON{Error: ErrorBodyOf(err)})
 		if mErr != nil {
 			data = []byte(`{"error":{"code":"ERROR","message":"unprintable error"}}`)
@@ -109,11 +112,11 @@ func (s *IOStreams) PrintError(err error, invocation []string) {
 	}
 	cs := s.ErrColorScheme()
 	var b strings.Builder
-	if client.IsCancelled(err) && s.stderrTTY {
+	if client.IsCancelled(err) && s.IsStderrTTY() {
 		b.WriteString("\r") // write over the "^C" the terminal echoed
 	}
 	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(errorLine(err)))
-	for _, line := range errorHints(err, invocation, s.Operation()) {
+	for _, line := range errorHints(err, invocation, operation) {
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
 	fmt.Fprint(s.ErrOut, b.String())

@@ -1,4 +1,4 @@
-package output
+package iostreams
 
 import (
 	"bufio"
@@ -9,18 +9,20 @@ import (
 	"strings"
 
 	"golang.org/x/term"
-
-	"github.com/fibegg/fibe/internal/client"
 )
 
 // ErrNoTerminal is returned by prompts when there is no one to ask.
 var ErrNoTerminal = errors.New("cannot prompt: not a terminal")
 
-// PromptSecret asks for a secret on stderr and reads it from the terminal
-// without echo. Ctrl-C (ctx cancelled) abandons the prompt with CANCELLED
-// and puts the terminal back as it was: the process catches SIGINT, so a
-// blocked read would otherwise swallow the interrupt.
-func (s *IOStreams) PromptSecret(ctx context.Context, prompt string) (string, error) {
+// ErrInterrupted is matched (errors.Is) by the error of a prompt abandoned
+// because its context ended (Ctrl-C); the error also wraps the context's.
+var ErrInterrupted = errors.New("interrupted")
+
+// AskSecret asks for a secret on stderr and reads it from the terminal
+// without echo. Ctrl-C (ctx cancelled) abandons the prompt with
+// ErrInterrupted and puts the terminal back as it was: the process catches
+// SIGINT, so a blocked read would otherwise swallow the interrupt.
+func (s *IOStreams) AskSecret(ctx context.Context, prompt string) (string, error) {
 	if !s.CanPrompt() {
 		return "", ErrNoTerminal
 	}
@@ -55,16 +57,16 @@ func (s *IOStreams) PromptSecret(ctx context.Context, prompt string) (string, er
 	}
 }
 
-// Confirm asks a yes/no question, defaulting to no. Ctrl-C answers with
-// CANCELLED.
-func (s *IOStreams) Confirm(ctx context.Context, prompt string) (bool, error) {
+// AskYesNo asks a yes/no question, defaulting to no. Ctrl-C answers with
+// ErrInterrupted.
+func (s *IOStreams) AskYesNo(ctx context.Context, prompt string) (bool, error) {
 	if !s.CanPrompt() {
 		return false, ErrNoTerminal
 	}
 	fmt.Fprintf(s.ErrOut, "%s [y/N] ", prompt)
 	line, err := s.readLine(ctx)
 	if err != nil {
-		if client.IsCancelled(err) {
+		if errors.Is(err, ErrInterrupted) {
 			fmt.Fprintln(s.ErrOut)
 		}
 		return false, err
@@ -98,6 +100,4 @@ func (s *IOStreams) readLine(ctx context.Context) (string, error) {
 	}
 }
 
-func cancelled(ctx context.Context) error {
-	return &client.Error{Code: client.CodeCancelled, Message: "interrupted", Err: ctx.Err()}
-}
+func cancelled(ctx context.Context) error { return fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err()) }

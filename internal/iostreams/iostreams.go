@@ -1,4 +1,4 @@
-package output
+package iostreams
 
 import (
 	"bytes"
@@ -28,31 +28,9 @@ type IOStreams struct {
 	quiet   bool // --quiet
 	jq      *JQ  // --jq
 
-	// invocation is the command line as typed (without the program name),
-	// so printed follow-up commands keep its --api-url and --profile.
-	invocation []string
-	// operation names the running command ("create") for messages about
-	// the mutation it sent.
-	operation string
-
 	mu       sync.Mutex // guards progress
-	progress *Progress
+	progress *progress
 }
-
-// SetInvocation records the command line as typed, without the program name.
-func (s *IOStreams) SetInvocation(args []string) { s.invocation = args }
-
-// SetOperation names the running command ("create", "rollout"), so an
-// error can say which mutation may have been applied.
-func (s *IOStreams) SetOperation(name string) { s.operation = name }
-
-// Operation is the name given to SetOperation, or "".
-func (s *IOStreams) Operation() string { return s.operation }
-
-// Command is a fibe command line to suggest to the user: args, prefixed
-// with the --api-url and --profile of the current command line so that a
-// pasted suggestion talks to the same API.
-func (s *IOStreams) Command(args ...string) string { return CommandLine(s.invocation, args...) }
 
 // System returns IOStreams for the process's real stdin, stdout and stderr.
 func System() *IOStreams {

@@ -1,4 +1,4 @@
-package output
+package iostreams
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ type JQ struct {
 	code *gojq.Code
 }
 
-// CompileJQ parses and compiles expr. A bad expression is a usage error, found
-// before any request is sent.
+// CompileJQ parses and compiles expr, so a bad expression is found before
+// anything is sent; the caller reports it as a usage error.
 func CompileJQ(expr string) (*JQ, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
-		return nil, FlagErrorf("invalid --jq expression: %v", err)
+		return nil, fmt.Errorf("invalid --jq expression: %v", err)
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
-		return nil, FlagErrorf("invalid --jq expression: %v", err)
+		return nil, fmt.Errorf("invalid --jq expression: %v", err)
 	}
 	return &JQ{src: expr, code: code}, nil
 }

@@ -1,13 +1,12 @@
-package output
+package iostreams
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/fibegg/fibe/internal/client"
 )
 
 func env(vars map[string]string) func(string) (string, bool) {
@@ -74,21 +73,22 @@ func TestSpinnerDecision(t *testing.T) {
 func TestPromptsNeedATerminal(t *testing.T) {
 	ios, _, _, _ := Test()
 	ctx := context.Background()
-	if _, err := ios.PromptSecret(ctx, "key: "); err != ErrNoTerminal {
-		t.Errorf("PromptSecret without a terminal: %v", err)
+	if _, err := ios.AskSecret(ctx, "key: "); err != ErrNoTerminal {
+		t.Errorf("AskSecret without a terminal: %v", err)
 	}
-	if _, err := ios.Confirm(ctx, "sure?"); err != ErrNoTerminal {
-		t.Errorf("Confirm without a terminal: %v", err)
+	if _, err := ios.AskYesNo(ctx, "sure?"); err != ErrNoTerminal {
+		t.Errorf("AskYesNo without a terminal: %v", err)
 	}
 	ios, in, _, _ := Test()
 	ios.SetStdinTTY(true)
 	ios.SetStderrTTY(true)
 	in.WriteString("yes\n")
-	if ok, err := ios.Confirm(ctx, "sure?"); !ok || err != nil {
-		t.Errorf("Confirm yes: %v %v", ok, err)
+	if ok, err := ios.AskYesNo(ctx, "sure?"); !ok || err != nil {
+		t.Errorf("AskYesNo yes: %v %v", ok, err)
 	}
 
-	// An interrupt while the prompt waits for a line ends it with CANCELLED.
+	// An interrupt while the prompt waits for a line ends it at once with
+	// ErrInterrupted, which still says why the context ended.
 	ios, _, _, _ = Test()
 	ios.SetStdinTTY(true)
 	ios.SetStderrTTY(true)
@@ -96,8 +96,8 @@ func TestPromptsNeedATerminal(t *testing.T) {
 	ios.In = blocked
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ios.Confirm(cctx, "sure?"); !client.IsCancelled(err) {
-		t.Errorf("Confirm after Ctrl-C: %v", err)
+	if _, err := ios.AskYesNo(cctx, "sure?"); !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Errorf("AskYesNo after Ctrl-C: %v", err)
 	}
 }
 
@@ -147,7 +147,7 @@ func TestPrintJSONAndJQ(t *testing.T) {
 	if out.String() != "9007199254740993\na\n" {
 		t.Errorf("jq output %q", out)
 	}
-	if _, err := CompileJQ(".["); ExitCode(err) != 2 {
+	if _, err := CompileJQ(".["); err == nil || !strings.HasPrefix(err.Error(), "invalid --jq expression: ") {
 		t.Errorf("bad jq: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package output
+package present
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // The presenter words errors from their fields only: each case gives the
@@ -136,9 +137,8 @@ func TestPresenterFromErrorData(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ios, _, out, errOut := Test()
-			ios.SetOperation(c.operation)
-			ios.PrintError(c.err, c.inv)
+			ios, _, out, errOut := iostreams.Test()
+			PrintError(ios, c.err, c.inv, c.operation)
 			if out.Len() != 0 {
 				t.Errorf("stdout: %q", out)
 			}
@@ -175,9 +175,9 @@ func TestErrorBodyResume(t *testing.T) {
 		{&client.Error{Code: client.CodeValidation, Status: 422, IdempotencyKey: "k"}, `"resume":null`},
 	}
 	for _, c := range cases {
-		ios, _, _, errOut := Test()
+		ios, _, _, errOut := iostreams.Test()
 		ios.SetJSON(true)
-		ios.PrintError(c.err, []string{"pg", "create"})
+		PrintError(ios, c.err, []string{"pg", "create"}, "")
 		if !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%s: want %s in %s", c.err.Code, c.want, errOut)
 		}

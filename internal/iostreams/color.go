@@ -1,4 +1,4 @@
-package output
+package iostreams
 
 import "github.com/fatih/color"
 

@@ -1,4 +1,4 @@
-package output
+package present
 
 import (
 	"encoding/json"
@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 func TestPrintErrorHuman(t *testing.T) {
-	ios, _, out, errOut := Test()
-	ios.PrintError(&client.Error{Status: 422, Code: client.CodeValidation, Message: "name has already been taken",
-		RequestID: "req_abc123", Details: map[string]any{"name": []any{"has already been taken"}}}, nil)
+	ios, _, out, errOut := iostreams.Test()
+	PrintError(ios, &client.Error{Status: 422, Code: client.CodeValidation, Message: "name has already been taken",
+		RequestID: "req_abc123", Details: map[string]any{"name": []any{"has already been taken"}}}, nil, "")
 	if out.Len() != 0 {
 		t.Errorf("stdout: %q", out)
 	}
@@ -22,9 +23,9 @@ func TestPrintErrorHuman(t *testing.T) {
 }
 
 func TestPrintErrorAsyncFailureDetails(t *testing.T) {
-	ios, _, _, errOut := Test()
-	ios.PrintError(&client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "build failed", RequestID: "req_1", Async: true,
-		Details: map[string]any{"reason": "image_pull_failed", "step": "build", "service": "web"}}, nil)
+	ios, _, _, errOut := iostreams.Test()
+	PrintError(ios, &client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "build failed", RequestID: "req_1", Async: true,
+		Details: map[string]any{"reason": "image_pull_failed", "step": "build", "service": "web"}}, nil, "")
 	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
 	if len(lines) != 4 || lines[1] != "  step: build" || lines[2] != "  reason: image_pull_failed" || lines[3] != "  service: web" {
 		t.Errorf("details not in order (step, reason, rest):\n%s", errOut)
@@ -32,17 +33,17 @@ func TestPrintErrorAsyncFailureDetails(t *testing.T) {
 }
 
 func TestPrintErrorUsageIsOneLine(t *testing.T) {
-	ios, _, _, errOut := Test()
-	ios.PrintError(FlagErrorf("unknown flag: --bogus"), nil)
+	ios, _, _, errOut := iostreams.Test()
+	PrintError(ios, FlagErrorf("unknown flag: --bogus"), nil, "")
 	if errOut.String() != "Error: unknown flag: --bogus\n" {
 		t.Errorf("%q", errOut)
 	}
 }
 
 func TestPrintErrorJSON(t *testing.T) {
-	ios, _, out, errOut := Test()
+	ios, _, out, errOut := iostreams.Test()
 	ios.SetJSON(true)
-	ios.PrintError(&client.Error{Status: 404, Code: client.CodeNotFound, Message: "nope", RequestID: "req_x", IdempotencyKey: ""}, nil)
+	PrintError(ios, &client.Error{Status: 404, Code: client.CodeNotFound, Message: "nope", RequestID: "req_x", IdempotencyKey: ""}, nil, "")
 	if out.Len() != 0 {
 		t.Errorf("stdout: %q", out)
 	}
@@ -81,15 +82,15 @@ func mustHave(t *testing.T, s string, wants ...string) {
 // On a terminal an interrupt's error line starts at the left edge, over
 // the "^C" the terminal echoed; elsewhere the line is plain.
 func TestPrintErrorInterruptOnTerminal(t *testing.T) {
-	ios, _, _, errOut := Test()
+	ios, _, _, errOut := iostreams.Test()
 	ios.SetStderrTTY(true)
 	ios.SetNoColor(true)
-	ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil)
+	PrintError(ios, &client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil, "")
 	if !strings.HasPrefix(errOut.String(), "\rError: CANCELLED") {
 		t.Errorf("on a terminal: %q", errOut)
 	}
-	ios, _, _, errOut = Test()
-	ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil)
+	ios, _, _, errOut = iostreams.Test()
+	PrintError(ios, &client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil, "")
 	if !strings.HasPrefix(errOut.String(), "Error: CANCELLED") {
 		t.Errorf("not on a terminal: %q", errOut)
 	}
@@ -100,9 +101,9 @@ func TestRetryCommandNeverPrintsAPIKey(t *testing.T) {
 		{"--api-key", "sekrit_1", "pg", "restart", "x"},
 		{"pg", "restart", "x", "--api-key=sekrit_1"},
 	} {
-		ios, _, _, errOut := Test()
-		ios.PrintError(&client.Error{Code: client.CodeCancelled, Message: "interrupted", IdempotencyKey: "k1",
-			OutcomeUnknown: true, Resume: &client.Resume{IdempotencyKey: "k1"}}, inv)
+		ios, _, _, errOut := iostreams.Test()
+		PrintError(ios, &client.Error{Code: client.CodeCancelled, Message: "interrupted", IdempotencyKey: "k1",
+			OutcomeUnknown: true, Resume: &client.Resume{IdempotencyKey: "k1"}}, inv, "")
 		if strings.Contains(errOut.String(), "sekrit_1") {
 			t.Errorf("%q: the API key was printed:\n%s", inv, errOut)
 		}

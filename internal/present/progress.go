@@ -1,0 +1,104 @@
+package present
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/iostreams"
+)
+
+// EventHandler returns the client.Options.OnEvent callback that shows the
+// client's events on ios: the spinner's status, poll count and notes, or a
+// few plain notice lines where no spinner is drawn. invocation is the
+// command line as typed, for the resume command it prints.
+func EventHandler(ios *iostreams.IOStreams, invocation []string) func(client.Event) {
+	return func(ev client.Event) { HandleEvent(ios, invocation, ev) }
+}
+
+// HandleEvent renders one client event on ios. It may be called from any
+// goroutine.
+func HandleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
+	var notice string
+	s.UpdateProgress(func(p *iostreams.ProgressState) {
+		switch ev.Kind {
+		case client.EventAccepted:
+			p.ID, p.Status, p.Note = ev.RequestID, firstNonEmpty(ev.Status, "queued"), ""
+			// Announce only a wait the user sees happening (not --no-wait).
+			if p.Active && !p.Spinning && !p.Announced && ev.RequestID != "" {
+				p.Announced = true
+				notice = fmt.Sprintf("Accepted as %s; waiting (resume with: %s)", ev.RequestID, CommandLine(invocation, "ops", "wait", ev.RequestID))
+			}
+		case client.EventPoll:
+			if ev.RequestID != "" {
+				p.ID = ev.RequestID
+			}
+			p.Status, p.Note = firstNonEmpty(ev.Status, p.Status), ""
+			p.Polls = max(p.Polls+1, ev.Polls)
+		case client.EventRetry:
+			p.Note = fmt.Sprintf("retrying in %s (%s)", roundDelay(ev.Delay), firstNonEmpty(ev.Reason, "transient failure"))
+			if !p.Spinning {
+				what := strings.TrimSpace(ev.Method + " " + redactQuery(ev.URL))
+				notice = fmt.Sprintf("Retrying %s in %s: %s", what, roundDelay(ev.Delay), firstNonEmpty(ev.Reason, "transient failure"))
+			}
+		case client.EventRateWait:
+			// Why, and for how long at most: the wait ends when the window
+			// refills, or earlier if the ledger's ceiling is reached.
+			p.Note = fmt.Sprintf("rate limit spent, waiting at most %s", roundDelay(ev.Delay))
+			if !p.Spinning {
+				notice = fmt.Sprintf("Rate limit of this API key spent: waiting at most %s for the window to refill", roundDelay(ev.Delay))
+			}
+		case client.EventBreaker:
+			if ev.BreakerState != "" && ev.Resource != "" {
+				p.Note = fmt.Sprintf("breaker %s %s", ev.Resource, ev.BreakerState)
+			}
+		}
+	})
+
+	if notice != "" && s.ShowNotices() && !s.JSON() {
+		fmt.Fprintln(s.ErrOut, notice)
+	}
+}
+
+// FailProgress ends the wait shown on ios with the error it ended with.
+// Where a spinner was drawn for an accepted operation it leaves a line
+// saying how the wait ended and after how long: "✗ Rolling out x · failed
+// after 12s", "… Rolling out x · still deploying after 12s" when the wait
+// timed out, nothing for an interrupt (the terminal already shows it).
+func FailProgress(s *iostreams.IOStreams, err error) { s.EndProgress(waitOutcome(err)) }
+
+// waitOutcome is how a wait that ended with failure ended.
+func waitOutcome(failure error) iostreams.ProgressOutcome {
+	switch {
+	case failure == nil || client.IsCancelled(failure):
+		return iostreams.ProgressStopped
+	case client.IsAsyncTimeout(failure):
+		return iostreams.ProgressStillRunning
+	}
+	return iostreams.ProgressFailed
+}
+
+func roundDelay(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// redactQuery drops a URL's query string: a cable token may live there.
+func redactQuery(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
