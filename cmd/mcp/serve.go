@@ -16,7 +16,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/mcpserver"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // ServeOptions are the inputs of `fibe mcp serve`.
@@ -58,15 +58,15 @@ need "confirm": true in their arguments unless --yes.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.HTTP == "" && (opts.AllowRemote || opts.Token != "") {
-				return output.FlagErrorf("--token and --allow-remote need --http")
+				return present.FlagErrorf("--token and --allow-remote need --http")
 			}
 			if opts.HTTP != "" {
 				host, _, err := net.SplitHostPort(opts.HTTP)
 				if err != nil {
-					return output.FlagErrorf("invalid --http %q: want HOST:PORT", opts.HTTP)
+					return present.FlagErrorf("invalid --http %q: want HOST:PORT", opts.HTTP)
 				}
 				if !opts.AllowRemote && !mcpserver.LoopbackHost(host) {
-					return output.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
+					return present.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
 				}
 				if opts.Token == "" {
 					opts.Token = os.Getenv("FIBE_MCP_TOKEN")

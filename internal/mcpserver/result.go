@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // CodeInvalidArgument is the code of a value the input schema cannot judge.
@@ -74,11 +74,11 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 	return res
 }
 
-// ErrorDocument is {"error": {...}}: output.ErrorBodyOf's fields, then
+// ErrorDocument is {"error": {...}}: present.ErrorBodyOf's fields, then
 // "resume" (the tool call that resumes the operation, or null).
 func ErrorDocument(tool string, args json.RawMessage, err error) map[string]any {
 	body := map[string]any{}
-	if data, mErr := json.Marshal(output.ErrorBodyOf(err)); mErr == nil {
+	if data, mErr := json.Marshal(present.ErrorBodyOf(err)); mErr == nil {
 		_ = json.Unmarshal(data, &body)
 	}
 	var ae *argError
