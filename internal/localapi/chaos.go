@@ -273,17 +273,16 @@ func (p *chaosPlan) outageAt(now time.Time, marquee string) (string, bool) {
 func faultReply(kind string) *reply {
 	switch kind {
 	case fault500:
-		return errReply(http.StatusInternalServerError, codeInternal, "internal server error", nil)
+		return newAPIError(http.StatusInternalServerError, codeInternal, "internal server error", nil).reply()
 	case fault502:
 		return htmlReply(http.StatusBadGateway)
 	case fault504:
 		return htmlReply(http.StatusGatewayTimeout)
 	case fault429:
-		r := errReply(http.StatusTooManyRequests, codeRateLimited, "too many requests", nil)
-		r.header.Set("Retry-After", "1")
-		return r
+		return newAPIError(http.StatusTooManyRequests, codeRateLimited, "too many requests", nil).
+			withHeader("Retry-After", "1").reply()
 	default:
-		return errReply(http.StatusServiceUnavailable, codeInternal, "service temporarily unavailable", nil)
+		return newAPIError(http.StatusServiceUnavailable, codeInternal, "service temporarily unavailable", nil).reply()
 	}
 }
 
