@@ -255,6 +255,13 @@ var wireScenarios = []wireScenario{
 		tr.send("GET", "/api/playgrounds/eu", nil)
 		tr.send("POST", "/api/playgrounds/eu/operations", map[string]any{"action_type": "stop"})
 		tr.send("GET", "/api/playgrounds/eu/status", nil)
+		// An outage and injected faults together: the outage answers first.
+		tr.send("POST", "/_local/chaos", map[string]any{"spec": "outage=marquee/prod-eu@0s+1h,503=0.3,reset=0.1,commit-then-502=0.2"})
+		for i := 0; i < 6; i++ {
+			tr.send("GET", "/api/playgrounds/eu", nil)
+			tr.send("PATCH", "/api/marquees/prod-eu", map[string]any{"marquee": map[string]any{"user": "fibe"}})
+			tr.send("PATCH", "/api/marquees/local", map[string]any{"marquee": map[string]any{"user": "fibe"}})
+		}
 	}},
 	{"legacy async, alt status URL", Config{LegacyAsync: true, StatusURLStyle: "alt"}, asyncScript},
 	{"async create, absolute status URL", Config{AsyncCreate: true, StatusURLStyle: "absolute", Speed: 2}, asyncScript},
