@@ -218,7 +218,11 @@ func (rc *reqCtx) newPlaygroundMarquee(obj map[string]any) (*marquee, error) {
 		m = rc.st.findMarquee(mqRef)
 	}
 	if m == nil {
-		return nil, invalid("marquee_id", "does not exist")
+		names := make([]string, 0, len(rc.st.Marquees))
+		for _, known := range rc.st.Marquees {
+			names = append(names, known.Name)
+		}
+		return nil, invalid("marquee_id", "does not exist (known: "+strings.Join(names, ", ")+")")
 	}
 	if m.status() == "disabled" {
 		return nil, invalid("marquee_id", "is disabled: marquee "+m.Name+" takes no new playgrounds")
