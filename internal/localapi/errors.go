@@ -87,8 +87,8 @@ func (e *apiError) withHeader(key, value string) *apiError {
 	return e
 }
 
-// reply is the error envelope answer.
-func (e *apiError) reply() *reply {
+// envelope is the answer: the status, the error envelope and the headers.
+func (e *apiError) envelope() *reply {
 	r := jsonReply(e.status, errorBody{Error: errorObject{Code: e.code, Message: e.message, Details: e.details}})
 	for k, v := range e.header {
 		r.header[k] = v
@@ -104,10 +104,10 @@ var errInternal = newAPIError(http.StatusInternalServerError, codeInternal, "int
 func (s *Server) errorReply(err error, rid string) *reply {
 	var ae *apiError
 	if errors.As(err, &ae) {
-		return ae.reply()
+		return ae.envelope()
 	}
 	s.cfg.Logf("localapi: error serving request %s: %v", rid, err)
-	return errInternal.reply()
+	return errInternal.envelope()
 }
 
 func notFound(what string) error {

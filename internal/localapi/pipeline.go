@@ -98,7 +98,7 @@ func (s *Server) handle(c *call) *outcome {
 	s.syncCable()
 	if err != nil {
 		s.cfg.Logf("localapi: %v", err)
-		r := newAPIError(http.StatusInternalServerError, codeInternal, "the emulator could not access its state", nil).reply()
+		r := s.errorReply(newAPIError(http.StatusInternalServerError, codeInternal, "the emulator could not access its state", nil), x.rid)
 		r.header.Set("X-Request-Id", x.rid)
 		return &outcome{reply: r}
 	}
@@ -211,7 +211,7 @@ func (x *exchange) preFault() (*reply, error) {
 		x.rc.injectPanic = true
 		return nil, nil
 	}
-	return faultReply(f), nil
+	return faultAnswer(f)
 }
 
 func (x *exchange) parseBody() (*reply, error) { return nil, x.rc.parseBody() }
