@@ -196,7 +196,7 @@ func (st *state) finishOp(op *operation) {
 	}
 	spec := actions[op.Kind]
 	pg.UpdatedAt = at
-	if ps := playspecByID(pg.PlayspecID); spec.builds && ps != nil && ps.Broken {
+	if ps := playspecByID(pg.PlayspecID); spec.builds && ps != nil && ps.broken {
 		failBuild(pg, ps)
 		op.fail(codeBuildFailed, pg.ErrorMessage, map[string]any{
 			"step": "build", "reason": "image_pull_failed", "service": "web", "playground_id": pg.ID,
@@ -215,8 +215,8 @@ func (st *state) finishOp(op *operation) {
 		clearFailure(pg)
 		if spec.builds {
 			pg.BuildStatuses = nil
-			for _, s := range playspecByID(pg.PlayspecID).Services {
-				pg.BuildStatuses = append(pg.BuildStatuses, buildStatus{Service: s.Name, Status: "success"})
+			for _, s := range playspecByID(pg.PlayspecID).services {
+				pg.BuildStatuses = append(pg.BuildStatuses, buildStatus{Service: s.name, Status: "success"})
 			}
 		}
 	}
@@ -225,7 +225,7 @@ func (st *state) finishOp(op *operation) {
 
 // failBuild leaves a playground as a failed image pull does.
 func failBuild(pg *playground, ps *playspec) {
-	image := "registry.fibe.test/" + ps.Name + "/web:latest"
+	image := "registry.fibe.test/" + ps.name + "/web:latest"
 	pullErr := "image_pull_failed: pull access denied for " + image
 	pg.Status = "error"
 	pg.StateReason = "image_pull_failed"
@@ -239,9 +239,9 @@ func failBuild(pg *playground, ps *playspec) {
 		"suggestion": "check the image name and the registry credentials of the playspec",
 	}
 	pg.BuildStatuses = nil
-	for _, s := range ps.Services {
-		b := buildStatus{Service: s.Name, Status: "skipped"}
-		if s.Name == "web" {
+	for _, s := range ps.services {
+		b := buildStatus{Service: s.name, Status: "skipped"}
+		if s.name == "web" {
 			b.Status, b.Error = "failed", &pullErr
 		}
 		pg.BuildStatuses = append(pg.BuildStatuses, b)
@@ -266,14 +266,14 @@ func (op *operation) fail(code, message string, details map[string]any) {
 }
 
 // getAsyncRequest serves both /api/async_requests/{id} and the alt URL.
-func (s *Server) getAsyncRequest(rc *reqCtx) *reply {
+func (s *Server) getAsyncRequest(rc *reqCtx) (*reply, error) {
 	op := rc.st.Ops[rc.param(0)]
 	if op == nil {
-		return notFound("async request " + rc.param(0))
+		return nil, notFound("async request " + rc.param(0))
 	}
 	status := op.status(rc.now)
 	if s.cfg.LegacyAsync {
-		return jsonReply(http.StatusOK, legacyStatusBody(op, status))
+		return jsonReply(http.StatusOK, legacyStatusBody(op, status)), nil
 	}
 	body := map[string]any{"request_id": op.ID, "status": status}
 	switch status {
@@ -282,7 +282,7 @@ func (s *Server) getAsyncRequest(rc *reqCtx) *reply {
 	case "error":
 		body["code"], body["message"], body["details"] = op.Error.Code, op.Error.Message, op.Error.Details
 	}
-	return jsonReply(http.StatusOK, body)
+	return jsonReply(http.StatusOK, body), nil
 }
 
 // legacyStatusBody is the older shape: result fields at the top level, and

@@ -10,17 +10,17 @@ import (
 )
 
 // parseBody checks size, content type and JSON syntax of a request body and
-// keeps the object for the handler. It returns the error answer, if any.
-func (rc *reqCtx) parseBody() *reply {
+// keeps the object for the handler.
+func (rc *reqCtx) parseBody() error {
 	c := rc.c
 	if c.tooLarge {
-		return errReply(http.StatusRequestEntityTooLarge, codeBadRequest, "request body is larger than 1 MiB", nil)
+		return newAPIError(http.StatusRequestEntityTooLarge, codeBadRequest, "request body is larger than 1 MiB", nil)
 	}
 	if len(bytes.TrimSpace(c.body)) == 0 {
 		return nil
 	}
 	if !isJSONType(c.header.Get("Content-Type")) {
-		return errReply(http.StatusUnsupportedMediaType, codeBadRequest, "request body must be application/json", nil)
+		return newAPIError(http.StatusUnsupportedMediaType, codeBadRequest, "request body must be application/json", nil)
 	}
 	dec := json.NewDecoder(bytes.NewReader(c.body))
 	dec.UseNumber()
@@ -49,7 +49,7 @@ func isJSONType(ct string) bool {
 
 // object returns the wrapped resource object ({"playground": {...}}); a
 // missing wrapper is a 400, as Rails answers a missing required param.
-func (rc *reqCtx) object(wrapper string) (map[string]any, *reply) {
+func (rc *reqCtx) object(wrapper string) (map[string]any, error) {
 	v, ok := rc.body[wrapper]
 	if !ok {
 		return nil, badRequest("param is missing or the value is empty: " + wrapper)
@@ -62,7 +62,7 @@ func (rc *reqCtx) object(wrapper string) (map[string]any, *reply) {
 }
 
 // str reads an optional string field; present-but-not-a-string is a 422.
-func str(obj map[string]any, field string) (string, bool, *reply) {
+func str(obj map[string]any, field string) (string, bool, error) {
 	v, ok := obj[field]
 	if !ok || v == nil {
 		return "", false, nil
@@ -75,7 +75,7 @@ func str(obj map[string]any, field string) (string, bool, *reply) {
 }
 
 // integer reads an optional integer field (a JSON number or numeric string).
-func integer(obj map[string]any, field string) (int64, bool, *reply) {
+func integer(obj map[string]any, field string) (int64, bool, error) {
 	v, ok := obj[field]
 	if !ok || v == nil {
 		return 0, false, nil
@@ -94,7 +94,7 @@ func integer(obj map[string]any, field string) (int64, bool, *reply) {
 }
 
 // ref reads a reference to another resource: a numeric id or a name.
-func ref(obj map[string]any, field string) (string, bool, *reply) {
+func ref(obj map[string]any, field string) (string, bool, error) {
 	v, ok := obj[field]
 	if !ok || v == nil {
 		return "", false, nil
@@ -112,7 +112,7 @@ func ref(obj map[string]any, field string) (string, bool, *reply) {
 	return "", false, invalid(field, "must be an id or a name")
 }
 
-func boolean(obj map[string]any, field string) (bool, *reply) {
+func boolean(obj map[string]any, field string) (bool, error) {
 	v, ok := obj[field]
 	if !ok || v == nil {
 		return false, nil
@@ -125,7 +125,7 @@ func boolean(obj map[string]any, field string) (bool, *reply) {
 }
 
 // stringMap reads an optional object of strings (env_overrides).
-func stringMap(obj map[string]any, field string) (map[string]string, bool, *reply) {
+func stringMap(obj map[string]any, field string) (map[string]string, bool, error) {
 	v, ok := obj[field]
 	if !ok || v == nil {
 		return nil, false, nil

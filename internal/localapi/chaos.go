@@ -268,22 +268,21 @@ func (p *chaosPlan) outageAt(now time.Time, marquee string) (string, bool) {
 	return "", false
 }
 
-// faultReply is the answer of an injected HTTP error: JSON from the API
-// itself, HTML from the "proxy" for gateway errors.
-func faultReply(kind string) *reply {
+// faultAnswer is an injected HTTP error: an API error, or the HTML page of
+// the "proxy" for gateway errors.
+func faultAnswer(kind string) (*reply, error) {
 	switch kind {
 	case fault500:
-		return errReply(http.StatusInternalServerError, codeInternal, "internal server error", nil)
+		return nil, newAPIError(http.StatusInternalServerError, codeInternal, "internal server error", nil)
 	case fault502:
-		return htmlReply(http.StatusBadGateway)
+		return htmlReply(http.StatusBadGateway), nil
 	case fault504:
-		return htmlReply(http.StatusGatewayTimeout)
+		return htmlReply(http.StatusGatewayTimeout), nil
 	case fault429:
-		r := errReply(http.StatusTooManyRequests, codeRateLimited, "too many requests", nil)
-		r.header.Set("Retry-After", "1")
-		return r
+		return nil, newAPIError(http.StatusTooManyRequests, codeRateLimited, "too many requests", nil).
+			withHeader("Retry-After", "1")
 	default:
-		return errReply(http.StatusServiceUnavailable, codeInternal, "service temporarily unavailable", nil)
+		return nil, newAPIError(http.StatusServiceUnavailable, codeInternal, "service temporarily unavailable", nil)
 	}
 }
 

@@ -19,18 +19,18 @@ var quiescent = map[string]bool{"stopped": true, "error": true, "failed": true, 
 // playground is removed when that operation succeeds. Deleting again while
 // that runs answers the same operation's handle, since the outcome the
 // caller asked for is already on its way.
-func (s *Server) deletePlayground(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) deletePlayground(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
 	busy := rc.st.activeAction(pg.ID)
 	if busy != nil && busy.Kind == opDestroy {
-		return rc.accepted(busy)
+		return rc.accepted(busy), nil
 	}
 	if busy == nil && quiescent[pg.Status] {
 		rc.st.removePlayground(pg)
-		return newReply(http.StatusNoContent)
+		return newReply(http.StatusNoContent), nil
 	}
 	op := rc.newOp(opDestroy, destroyTime)
 	op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
@@ -42,12 +42,12 @@ func (s *Server) deletePlayground(rc *reqCtx) *reply {
 		})
 	}
 	pg.UpdatedAt = rc.now
-	return rc.accepted(op)
+	return rc.accepted(op), nil
 }
 
 // refuseIfDeleting answers 409 for a change to a playground being deleted,
 // as an action gets while another operation runs.
-func (rc *reqCtx) refuseIfDeleting(pg *playground) *reply {
+func (rc *reqCtx) refuseIfDeleting(pg *playground) error {
 	busy := rc.st.activeAction(pg.ID)
 	if busy == nil || busy.Kind != opDestroy {
 		return nil

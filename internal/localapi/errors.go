@@ -3,6 +3,7 @@ package localapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 )
 
@@ -58,30 +59,77 @@ type errorObject struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-func errReply(status int, code, message string, details map[string]any) *reply {
-	return jsonReply(status, errorBody{Error: errorObject{Code: code, Message: message, Details: details}})
+// apiError is a request the API refuses: the HTTP status, the error
+// envelope's code, message and details, and the headers that go with it
+// (Retry-After, WWW-Authenticate). Handlers and the helpers they call
+// return it as an ordinary error; Server.errorReply turns it into the
+// answer.
+type apiError struct {
+	status  int
+	code    string
+	message string
+	details map[string]any
+	header  http.Header
 }
 
-func notFound(what string) *reply {
-	return errReply(http.StatusNotFound, codeNotFound, what+" not found", nil)
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+func newAPIError(status int, code, message string, details map[string]any) *apiError {
+	return &apiError{status: status, code: code, message: message, details: details}
+}
+
+// withHeader adds a header to the answer.
+func (e *apiError) withHeader(key, value string) *apiError {
+	if e.header == nil {
+		e.header = http.Header{}
+	}
+	e.header.Set(key, value)
+	return e
+}
+
+// envelope is the answer: the status, the error envelope and the headers.
+func (e *apiError) envelope() *reply {
+	r := jsonReply(e.status, errorBody{Error: errorObject{Code: e.code, Message: e.message, Details: e.details}})
+	for k, v := range e.header {
+		r.header[k] = v
+	}
+	return r
+}
+
+// errInternal is what a failure inside the emulator answers.
+var errInternal = newAPIError(http.StatusInternalServerError, codeInternal, "internal error", nil)
+
+// errorReply is the one place an error becomes an answer: an apiError its
+// envelope, anything else (a bug) a logged 500.
+func (s *Server) errorReply(err error, rid string) *reply {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae.envelope()
+	}
+	s.cfg.Logf("localapi: error serving request %s: %v", rid, err)
+	return errInternal.envelope()
+}
+
+func notFound(what string) error {
+	return newAPIError(http.StatusNotFound, codeNotFound, what+" not found", nil)
 }
 
 // invalid is a 422 with Rails-style field errors: {"name": ["can't be blank"]}.
-func invalid(field, problem string) *reply {
-	return errReply(http.StatusUnprocessableEntity, codeValidation, field+" "+problem,
+func invalid(field, problem string) error {
+	return newAPIError(http.StatusUnprocessableEntity, codeValidation, field+" "+problem,
 		map[string]any{field: []string{problem}})
 }
 
-func badRequest(message string) *reply {
-	return errReply(http.StatusBadRequest, codeBadRequest, message, nil)
+func badRequest(message string) error {
+	return newAPIError(http.StatusBadRequest, codeBadRequest, message, nil)
 }
 
-func conflict(message, reason string, extra map[string]any) *reply {
+func conflict(message, reason string, extra map[string]any) error {
 	details := map[string]any{"reason": reason}
 	for k, v := range extra {
 		details[k] = v
 	}
-	return errReply(http.StatusConflict, codeConflict, message, details)
+	return newAPIError(http.StatusConflict, codeConflict, message, details)
 }
 
 // htmlReply imitates what a proxy in front of the API answers: not JSON.

@@ -37,7 +37,7 @@ type sortKey struct {
 // parseListFilter reads q, name, status (one of statuses), created_after,
 // created_before and sort (comma-separated keys of sortable, "-" for
 // descending).
-func parseListFilter(q url.Values, statuses []string, sortable []string) (listFilter, *reply) {
+func parseListFilter(q url.Values, statuses []string, sortable []string) (listFilter, error) {
 	f := listFilter{q: strings.ToLower(q.Get("q")), name: q.Get("name"), status: q.Get("status")}
 	if f.status != "" && !slices.Contains(statuses, f.status) {
 		return f, invalid("status", "is not included in the list ("+strings.Join(statuses, ", ")+")")

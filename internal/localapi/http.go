@@ -54,7 +54,7 @@ func (s *Server) recoverHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(v)
 	}
 	s.cfg.Logf("localapi: panic serving %s %s: %v", r.Method, r.URL.Path, v)
-	rep := errReply(http.StatusInternalServerError, codeInternal, "internal error", nil)
+	rep := s.errorReply(errInternal, "")
 	rep.header.Set("X-Request-Id", newID("req_"))
 	writeReply(w, rep)
 }

@@ -46,17 +46,17 @@ func requestFingerprint(c *call) string {
 
 // lookupIdempotent returns the answer for a key seen before: a replay, or a
 // 409 when the key is reused for another request or still in flight. It
-// returns nil for a new key.
-func (st *state) lookupIdempotent(slot, fingerprint string, now time.Time) *reply {
+// returns neither for a new key.
+func (st *state) lookupIdempotent(slot, fingerprint string, now time.Time) (*reply, error) {
 	e := st.Idempotency[slot]
 	if e == nil || now.Sub(e.CreatedAt) > retention {
-		return nil
+		return nil, nil
 	}
 	if e.Fingerprint != fingerprint {
-		return conflict("this Idempotency-Key was already used for a different request", "idempotency_key_reused", nil)
+		return nil, conflict("this Idempotency-Key was already used for a different request", "idempotency_key_reused", nil)
 	}
 	if now.Before(e.InFlightUntil) {
-		return conflict("a request with this Idempotency-Key is still being processed", "idempotency_key_in_flight", nil)
+		return nil, conflict("a request with this Idempotency-Key is still being processed", "idempotency_key_in_flight", nil)
 	}
 	r := newReply(e.Status)
 	for k, v := range e.Header {
@@ -65,7 +65,7 @@ func (st *state) lookupIdempotent(slot, fingerprint string, now time.Time) *repl
 	r.body = append([]byte(nil), e.Body...)
 	r.header.Set("X-Idempotent-Replayed", "true")
 	st.Stats.Replays++
-	return r
+	return r, nil
 }
 
 // storeIdempotent caches a successful answer. Failed answers are not cached:

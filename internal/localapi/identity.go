@@ -17,15 +17,15 @@ const cableTokenLifetime = 10 * time.Minute
 var apiKeyScopes = []string{"marquees:read", "marquees:write", "playgrounds:read", "playgrounds:write", "playspecs:read"}
 
 // getMe is the emulator's one user, as the platform shows a player.
-func (s *Server) getMe(rc *reqCtx) *reply {
+func (s *Server) getMe(rc *reqCtx) (*reply, error) {
 	return jsonReply(http.StatusOK, map[string]any{
 		"id": 1, "username": "local-dev", "email": "dev@fibe.local", "avatar_url": nil,
 		"api_key_scopes": apiKeyScopes,
-	})
+	}), nil
 }
 
 // getCableURL mints a short-lived stream token. Only its hash is stored.
-func (s *Server) getCableURL(rc *reqCtx) *reply {
+func (s *Server) getCableURL(rc *reqCtx) (*reply, error) {
 	var b [24]byte
 	_, _ = rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
@@ -36,7 +36,7 @@ func (s *Server) getCableURL(rc *reqCtx) *reply {
 		scheme = "wss"
 	}
 	u := url.URL{Scheme: scheme, Host: rc.c.host, Path: "/cable", RawQuery: "token=" + token}
-	return jsonReply(http.StatusOK, map[string]any{"url": u.String(), "expires_at": exp})
+	return jsonReply(http.StatusOK, map[string]any{"url": u.String(), "expires_at": exp}), nil
 }
 
 func tokenHash(token string) string {

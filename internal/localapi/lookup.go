@@ -38,17 +38,17 @@ func findByID[T resource](items []T, id int64) T {
 
 // newNamed reads the body of a create: the wrapper object (kind), and a
 // valid name that taken does not already know.
-func (rc *reqCtx) newNamed(kind string, taken func(name string) bool) (map[string]any, string, *reply) {
-	obj, r := rc.object(kind)
-	if r != nil {
-		return nil, "", r
+func (rc *reqCtx) newNamed(kind string, taken func(name string) bool) (map[string]any, string, error) {
+	obj, err := rc.object(kind)
+	if err != nil {
+		return nil, "", err
 	}
-	name, _, r := str(obj, "name")
-	if r != nil {
-		return nil, "", r
+	name, _, err := str(obj, "name")
+	if err != nil {
+		return nil, "", err
 	}
-	if r := validateName(name); r != nil {
-		return nil, "", r
+	if err := validateName(name); err != nil {
+		return nil, "", err
 	}
 	if taken(name) {
 		return nil, "", invalid("name", "has already been taken")

@@ -63,7 +63,7 @@ func (st *state) defaultMarquee() *marquee {
 	return nil
 }
 
-func (rc *reqCtx) pathMarquee() (*marquee, *reply) {
+func (rc *reqCtx) pathMarquee() (*marquee, error) {
 	m := rc.st.findMarquee(rc.param(0))
 	if m == nil {
 		return nil, notFound("marquee " + strconv.Quote(rc.param(0)))
@@ -71,14 +71,14 @@ func (rc *reqCtx) pathMarquee() (*marquee, *reply) {
 	return m, nil
 }
 
-func (s *Server) listMarquees(rc *reqCtx) *reply {
-	page, perPage, bad := pageParams(rc.c.query)
-	if bad != nil {
-		return bad
+func (s *Server) listMarquees(rc *reqCtx) (*reply, error) {
+	page, perPage, err := pageParams(rc.c.query)
+	if err != nil {
+		return nil, err
 	}
-	f, bad := parseListFilter(rc.c.query, marqueeStatuses, marqueeSortKeys)
-	if bad != nil {
-		return bad
+	f, err := parseListFilter(rc.c.query, marqueeStatuses, marqueeSortKeys)
+	if err != nil {
+		return nil, err
 	}
 	var kept []*marquee
 	for _, m := range rc.st.Marquees {
@@ -105,45 +105,45 @@ func (s *Server) listMarquees(rc *reqCtx) *reply {
 	for _, m := range kept {
 		items = append(items, marqueeViewOf(m, rc.now))
 	}
-	return paginate(items, page, perPage)
+	return paginate(items, page, perPage), nil
 }
 
-func (s *Server) getMarquee(rc *reqCtx) *reply {
-	m, r := rc.pathMarquee()
-	if r != nil {
-		return r
+func (s *Server) getMarquee(rc *reqCtx) (*reply, error) {
+	m, err := rc.pathMarquee()
+	if err != nil {
+		return nil, err
 	}
-	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now))
+	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now)), nil
 }
 
 // marqueeFields reads the writable fields into m (create and update).
-func marqueeFields(obj map[string]any, m *marquee) *reply {
-	if host, ok, r := str(obj, "host"); r != nil {
-		return r
+func marqueeFields(obj map[string]any, m *marquee) error {
+	if host, ok, err := str(obj, "host"); err != nil {
+		return err
 	} else if ok {
 		if strings.TrimSpace(host) == "" || strings.ContainsAny(host, " /@") {
 			return invalid("host", "is invalid")
 		}
 		m.Host = host
 	}
-	if port, ok, r := integer(obj, "port"); r != nil {
-		return r
+	if port, ok, err := integer(obj, "port"); err != nil {
+		return err
 	} else if ok {
 		if port < 1 || port > 65535 {
 			return invalid("port", "must be between 1 and 65535")
 		}
 		m.Port = int(port)
 	}
-	if user, ok, r := str(obj, "user"); r != nil {
-		return r
+	if user, ok, err := str(obj, "user"); err != nil {
+		return err
 	} else if ok {
 		if strings.TrimSpace(user) == "" {
 			return invalid("user", "can't be blank")
 		}
 		m.User = user
 	}
-	if status, ok, r := str(obj, "status"); r != nil {
-		return r
+	if status, ok, err := str(obj, "status"); err != nil {
+		return err
 	} else if ok {
 		if !slices.Contains(marqueeStatuses, status) {
 			return invalid("status", "is not included in the list ("+strings.Join(marqueeStatuses, ", ")+")")
@@ -157,14 +157,14 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 		{"domains_input", &m.DomainsInput}, {"tls_certificate_source", &m.TLSCertificateSource},
 		{"dockerhub_username", &m.DockerhubUsername}, {"build_platform", &m.BuildPlatform},
 	} {
-		if v, ok, r := str(obj, f.field); r != nil {
-			return r
+		if v, ok, err := str(obj, f.field); err != nil {
+			return err
 		} else if ok {
 			*f.into = strings.TrimSpace(v)
 		}
 	}
-	if email, ok, r := str(obj, "acme_email"); r != nil {
-		return r
+	if email, ok, err := str(obj, "acme_email"); err != nil {
+		return err
 	} else if ok {
 		email = strings.TrimSpace(email)
 		if email != "" && (!strings.Contains(email, "@") || strings.ContainsAny(email, " \t")) {
@@ -179,9 +179,9 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 		if _, present := obj[f.field]; !present {
 			continue
 		}
-		b, r := boolean(obj, f.field)
-		if r != nil {
-			return r
+		b, err := boolean(obj, f.field)
+		if err != nil {
+			return err
 		}
 		*f.into = b
 	}
@@ -189,9 +189,9 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 		if v == nil {
 			m.PropID = nil
 		} else {
-			id, _, r := integer(obj, "prop_id")
-			if r != nil {
-				return r
+			id, _, err := integer(obj, "prop_id")
+			if err != nil {
+				return err
 			}
 			m.PropID = &id
 		}
@@ -201,8 +201,8 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 		field string
 		into  *bool
 	}{{"ssh_private_key", &m.HasSSHKey}, {"tls_private_key", &m.HasTLSKey}, {"dockerhub_token", &m.HasDockerhubToken}} {
-		if v, ok, r := str(obj, f.field); r != nil {
-			return r
+		if v, ok, err := str(obj, f.field); err != nil {
+			return err
 		} else if ok {
 			*f.into = strings.TrimSpace(v) != ""
 		}
@@ -218,17 +218,17 @@ func marqueeFields(obj map[string]any, m *marquee) *reply {
 	return nil
 }
 
-func (s *Server) createMarquee(rc *reqCtx) *reply {
-	obj, name, r := rc.newNamed("marquee", func(n string) bool { return rc.st.findMarquee(n) != nil })
-	if r != nil {
-		return r
+func (s *Server) createMarquee(rc *reqCtx) (*reply, error) {
+	obj, name, err := rc.newNamed("marquee", func(n string) bool { return rc.st.findMarquee(n) != nil })
+	if err != nil {
+		return nil, err
 	}
 	m := &marquee{Name: name, Port: 22, User: "root", PaidUntil: rc.now.AddDate(0, 1, 0), CreatedAt: rc.now, UpdatedAt: rc.now}
-	if r := marqueeFields(obj, m); r != nil {
-		return r
+	if err := marqueeFields(obj, m); err != nil {
+		return nil, err
 	}
 	if m.Host == "" {
-		return invalid("host", "can't be blank")
+		return nil, invalid("host", "can't be blank")
 	}
 	rc.st.NextMarqueeID++
 	m.ID = rc.st.NextMarqueeID
@@ -236,39 +236,39 @@ func (s *Server) createMarquee(rc *reqCtx) *reply {
 	rc.st.Stats.Creates[name]++
 	out := jsonReply(http.StatusCreated, marqueeViewOf(m, rc.now))
 	out.header.Set("Location", "/api/marquees/"+strconv.FormatInt(m.ID, 10))
-	return out
+	return out, nil
 }
 
-func (s *Server) updateMarquee(rc *reqCtx) *reply {
-	m, r := rc.pathMarquee()
-	if r != nil {
-		return r
+func (s *Server) updateMarquee(rc *reqCtx) (*reply, error) {
+	m, err := rc.pathMarquee()
+	if err != nil {
+		return nil, err
 	}
-	obj, r := rc.object("marquee")
-	if r != nil {
-		return r
+	obj, err := rc.object("marquee")
+	if err != nil {
+		return nil, err
 	}
-	name, hasName, r := rename(obj, m.Name, func(n string) bool { return rc.st.findMarquee(n) != nil })
-	if r != nil {
-		return r
+	name, hasName, err := rename(obj, m.Name, func(n string) bool { return rc.st.findMarquee(n) != nil })
+	if err != nil {
+		return nil, err
 	}
 	updated := *m
-	if r := marqueeFields(obj, &updated); r != nil {
-		return r
+	if err := marqueeFields(obj, &updated); err != nil {
+		return nil, err
 	}
 	if hasName {
 		updated.Name = name
 	}
 	updated.UpdatedAt = rc.now
 	*m = updated
-	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now))
+	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now)), nil
 }
 
 // deleteMarquee refuses while playgrounds still live on the marquee.
-func (s *Server) deleteMarquee(rc *reqCtx) *reply {
-	m, r := rc.pathMarquee()
-	if r != nil {
-		return r
+func (s *Server) deleteMarquee(rc *reqCtx) (*reply, error) {
+	m, err := rc.pathMarquee()
+	if err != nil {
+		return nil, err
 	}
 	n := 0
 	for _, pg := range rc.st.Playgrounds {
@@ -277,32 +277,32 @@ func (s *Server) deleteMarquee(rc *reqCtx) *reply {
 		}
 	}
 	if n > 0 {
-		return conflict("marquee "+m.Name+" still hosts "+itoa(n)+" playground(s)", "marquee_in_use",
+		return nil, conflict("marquee "+m.Name+" still hosts "+itoa(n)+" playground(s)", "marquee_in_use",
 			map[string]any{"playgrounds": n})
 	}
 	rc.st.Marquees = slices.DeleteFunc(rc.st.Marquees, func(x *marquee) bool { return x == m })
-	return newReply(http.StatusNoContent)
+	return newReply(http.StatusNoContent), nil
 }
 
-func (s *Server) testMarqueeConnection(rc *reqCtx) *reply {
-	m, r := rc.pathMarquee()
-	if r != nil {
-		return r
+func (s *Server) testMarqueeConnection(rc *reqCtx) (*reply, error) {
+	m, err := rc.pathMarquee()
+	if err != nil {
+		return nil, err
 	}
 	op := rc.newOp(opConnectionTest, connTime)
 	op.MarqueeID = m.ID
-	return rc.accepted(op)
+	return rc.accepted(op), nil
 }
 
-func (s *Server) newMarqueeSSHKey(rc *reqCtx) *reply {
-	m, r := rc.pathMarquee()
-	if r != nil {
-		return r
+func (s *Server) newMarqueeSSHKey(rc *reqCtx) (*reply, error) {
+	m, err := rc.pathMarquee()
+	if err != nil {
+		return nil, err
 	}
 	rc.st.KeySerial++
 	op := rc.newOp(opSSHKey, sshKeyTime)
 	op.MarqueeID, op.KeySerial = m.ID, rc.st.KeySerial
-	return rc.accepted(op)
+	return rc.accepted(op), nil
 }
 
 // connectionTest fails for hosts under .invalid, the reserved TLD. The

@@ -2,6 +2,7 @@ package localapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -55,169 +56,266 @@ type reqCtx struct {
 
 func (rc *reqCtx) param(i int) string { return rc.params[i] }
 
-// handle runs the whole pipeline: latency, then under the state lock
-// settle, rate limit, auth, routing, chaos, body checks, idempotency, the
-// handler, the commit-then-* faults and the counters.
-func (s *Server) handle(c *call) *outcome {
-	rid := newID("req_")
-	rt, params, pathKnown := s.rt.match(c.method, c.path)
-	local := strings.HasPrefix(c.path, "/_local/")
+// exchange is one call on its way through the pipeline: what was matched
+// and rolled before the state lock, and what the steps under it decide.
+type exchange struct {
+	s         *Server
+	c         *call
+	rid       string
+	local     bool // a /_local control: no chaos, no rate-limit charge
+	rt        *route
+	params    []string
+	pathKnown bool // no route, but the path exists for another method
+	rolls     chaosRolls
 
-	var rolls chaosRolls
-	if !local {
+	rc       *reqCtx
+	rate     rateStatus
+	plan     *chaosPlan
+	mutation bool // an API mutation: idempotency and commit faults apply
+	// idemSlot and fingerprint identify a mutation sent with an
+	// Idempotency-Key; idemSlot is "" without one.
+	idemSlot    string
+	fingerprint string
+	out         *outcome
+}
+
+// handle runs one call: its chaos rolls and injected latency, then, with
+// the state locked, serve.
+func (s *Server) handle(c *call) *outcome {
+	x := &exchange{s: s, c: c, rid: newID("req_"), local: strings.HasPrefix(c.path, "/_local/"), out: &outcome{}}
+	x.rt, x.params, x.pathKnown = s.rt.match(c.method, c.path)
+	if !x.local {
 		var latency time.Duration
-		rolls, latency = s.roll()
-		if latency > 0 {
-			if err := s.wait(c.ctx, latency); err != nil && err != errServerClosed {
-				return &outcome{err: err}
-			}
+		x.rolls, latency = s.roll()
+		if err := s.wait(c.ctx, latency); err != nil && err != errServerClosed {
+			return &outcome{err: err}
 		}
 	}
-
-	out := &outcome{}
 	err := s.store.update(s.now(), func(st *state) bool {
-		now := s.now()
-		s.adoptChaos(st)
-		st.settle(now)
-
-		label := c.method + " (unmatched)"
-		if rt != nil {
-			label = rt.label()
-		}
-		key := bearerKey(c.header)
-		rl := st.rateLimit(bucketOf(key), now, s.cfg.RateLimit, s.cfg.RateWindow, !local)
-
-		switch {
-		case rl.exceeded:
-			out.reply = rateLimited(rl, now)
-		case !s.validKey(key):
-			out.reply = unauthorized(key)
-		case rt == nil && pathKnown:
-			out.reply = errReply(http.StatusMethodNotAllowed, codeBadRequest, "method "+c.method+" not allowed here", nil)
-		case rt == nil:
-			out.reply = errReply(http.StatusNotFound, codeNotFound, "no such endpoint", nil)
-		default:
-			rc := &reqCtx{s: s, st: st, c: c, now: now, rid: rid, params: params}
-			s.dispatch(rc, rt, rolls, out)
-		}
-
-		status := "reset"
-		if out.reply != nil {
-			rl.setHeaders(out.reply.header)
-			out.reply.header.Set("X-Request-Id", rid)
-			if out.after != afterReset {
-				status = strconv.Itoa(out.reply.status)
-			}
-		}
-		st.Stats.countRequest(label, status)
+		x.serve(st)
 		return true
 	})
 	s.syncCable()
 	if err != nil {
 		s.cfg.Logf("localapi: %v", err)
-		r := errReply(http.StatusInternalServerError, codeInternal, "the emulator could not access its state", nil)
-		r.header.Set("X-Request-Id", rid)
+		r := s.errorReply(newAPIError(http.StatusInternalServerError, codeInternal, "the emulator could not access its state", nil), x.rid)
+		r.header.Set("X-Request-Id", x.rid)
 		return &outcome{reply: r}
 	}
-	return out
+	return x.out
 }
 
-// dispatch runs an authenticated, routed request.
-func (s *Server) dispatch(rc *reqCtx, rt *route, rolls chaosRolls, out *outcome) {
-	st, c := rc.st, rc.c
-	plan := s.currentChaos()
-	api := rt.api()
+// serve brings the state up to date, then admits the request, dispatches
+// it and records the answer.
+func (x *exchange) serve(st *state) {
+	now := x.s.now()
+	x.s.adoptChaos(st)
+	st.settle(now)
+	x.rc = &reqCtx{s: x.s, st: st, c: x.c, now: now, rid: x.rid, params: x.params}
+	x.rate = st.rateLimit(bucketOf(bearerKey(x.c.header)), now, x.s.cfg.RateLimit, x.s.cfg.RateWindow, !x.local)
+	if err := x.admit(); err != nil {
+		x.out.reply = x.s.errorReply(err, x.rid)
+	} else {
+		x.dispatch()
+	}
+	x.record()
+}
 
-	if api {
-		if mq, ok := plan.outageAt(rc.now, rc.requestMarquee(rt)); ok {
-			st.Stats.Faults["outage"]++
-			if rolls.outageReset {
-				out.after = afterReset
-				out.reply = newReply(0)
-				return
-			}
-			out.reply = errReply(http.StatusServiceUnavailable, codeInternal,
-				"marquee "+mq+" is unavailable", map[string]any{"marquee": mq})
-			out.reply.header.Set("Retry-After", "1")
+// admit lets a request through to its route: within the rate limit, with
+// the key, to an endpoint that exists for its method.
+func (x *exchange) admit() error {
+	key := bearerKey(x.c.header)
+	switch {
+	case x.rate.exceeded:
+		return rateLimited(x.rate, x.rc.now)
+	case !x.s.validKey(key):
+		return unauthorized(key)
+	case x.rt == nil && x.pathKnown:
+		return newAPIError(http.StatusMethodNotAllowed, codeBadRequest, "method "+x.c.method+" not allowed here", nil)
+	case x.rt == nil:
+		return newAPIError(http.StatusNotFound, codeNotFound, "no such endpoint", nil)
+	}
+	return nil
+}
+
+// dispatch runs an admitted request through its steps. A step before the
+// handler may answer in its place, which ends the request; after the
+// handler, a mutation is counted and remembered for its Idempotency-Key,
+// and a commit fault may lose its answer.
+func (x *exchange) dispatch() {
+	x.plan = x.s.currentChaos()
+	x.mutation = x.rt.api() && x.rt.mutation()
+	for _, step := range []func() (*reply, error){
+		x.outage,    // a marquee inside an outage window
+		x.preFault,  // an injected error instead of the answer
+		x.parseBody, // size, content type and a JSON object
+		x.replay,    // an Idempotency-Key seen before
+	} {
+		rep, err := step()
+		if err != nil {
+			rep = x.s.errorReply(err, x.rid)
+		}
+		if rep != nil {
+			x.out.reply = rep
 			return
 		}
-		if f := plan.preFault(rolls.fault); f != "" {
-			st.Stats.Faults[f]++
-			if f == faultReset {
-				out.after = afterReset
-				out.reply = newReply(0)
-				return
-			}
-			if f != faultPanic {
-				out.reply = faultReply(f)
-				return
-			}
-			rc.injectPanic = true
-		}
 	}
+	x.handler()
+	if x.mutation {
+		fault := x.plan.commitFault(x.rolls.fault)
+		x.countMutation()
+		x.remember(fault)
+		x.commitFault(fault)
+	}
+}
 
-	if r := rc.parseBody(); r != nil {
-		out.reply = r
+// drop answers by closing the connection.
+func (x *exchange) drop() *reply {
+	x.out.after = afterReset
+	return newReply(0)
+}
+
+// outage answers 503 for an API request about a marquee inside an outage
+// window, or drops it when this request's roll says so.
+func (x *exchange) outage() (*reply, error) {
+	if !x.rt.api() {
+		return nil, nil
+	}
+	mq, ok := x.plan.outageAt(x.rc.now, x.rc.requestMarquee(x.rt))
+	if !ok {
+		return nil, nil
+	}
+	x.rc.st.Stats.Faults["outage"]++
+	if x.rolls.outageReset {
+		return x.drop(), nil
+	}
+	return nil, newAPIError(http.StatusServiceUnavailable, codeInternal, "marquee "+mq+" is unavailable",
+		map[string]any{"marquee": mq}).withHeader("Retry-After", "1")
+}
+
+// preFault answers an API request with the injected fault of its roll, if
+// any; an injected panic is left for the handler.
+func (x *exchange) preFault() (*reply, error) {
+	if !x.rt.api() {
+		return nil, nil
+	}
+	f := x.plan.preFault(x.rolls.fault)
+	if f == "" {
+		return nil, nil
+	}
+	x.rc.st.Stats.Faults[f]++
+	switch f {
+	case faultReset:
+		return x.drop(), nil
+	case faultPanic:
+		x.rc.injectPanic = true
+		return nil, nil
+	}
+	return faultAnswer(f)
+}
+
+func (x *exchange) parseBody() (*reply, error) { return nil, x.rc.parseBody() }
+
+// replay answers a mutation whose Idempotency-Key was seen before: the
+// stored answer, or a 409 when the key is reused or still in flight.
+func (x *exchange) replay() (*reply, error) {
+	key := ""
+	if x.mutation {
+		key = x.c.header.Get("Idempotency-Key")
+	}
+	if key == "" {
+		return nil, nil
+	}
+	if !validIdempotencyKey(key) {
+		return nil, badRequest("Idempotency-Key must be 1 to 255 printable ASCII characters without spaces")
+	}
+	x.fingerprint = requestFingerprint(x.c)
+	x.idemSlot = bucketOf(bearerKey(x.c.header)) + " " + key
+	return x.rc.st.lookupIdempotent(x.idemSlot, x.fingerprint, x.rc.now)
+}
+
+// handler runs the route's handler; its error becomes the answer.
+func (x *exchange) handler() {
+	rep, err := x.s.safeCall(x.rc, x.rt)
+	if err != nil {
+		rep = x.s.errorReply(err, x.rid)
+	}
+	x.out.reply = rep
+}
+
+func (x *exchange) succeeded() bool {
+	return x.out.reply.status >= 200 && x.out.reply.status < 300
+}
+
+// countMutation counts a mutation that was carried out.
+func (x *exchange) countMutation() {
+	if x.succeeded() {
+		x.rc.st.Stats.Mutations++
+	}
+}
+
+// remember keeps a successful answer under its Idempotency-Key; a commit
+// hang leaves the key in flight until the answer would arrive.
+func (x *exchange) remember(fault string) {
+	if x.idemSlot == "" || !x.succeeded() {
 		return
 	}
+	var inFlightUntil time.Time
+	if fault == faultCommitHang {
+		inFlightUntil = x.rc.now.Add(x.plan.hangFor)
+	}
+	x.rc.st.storeIdempotent(x.idemSlot, x.fingerprint, x.out.reply, x.rc.now, inFlightUntil)
+}
 
-	idem := ""
-	if api && rt.mutation() {
-		idem = c.header.Get("Idempotency-Key")
-	}
-	var fingerprint, idemSlot string
-	if idem != "" {
-		if !validIdempotencyKey(idem) {
-			out.reply = badRequest("Idempotency-Key must be 1 to 255 printable ASCII characters without spaces")
-			return
-		}
-		fingerprint = requestFingerprint(c)
-		idemSlot = bucketOf(bearerKey(c.header)) + " " + idem
-		if r := st.lookupIdempotent(idemSlot, fingerprint, rc.now); r != nil {
-			out.reply = r
-			return
-		}
-	}
-
-	out.reply = s.safeCall(rc, rt)
-
-	ok := out.reply.status >= 200 && out.reply.status < 300
-	if api && rt.mutation() && ok {
-		st.Stats.Mutations++
-	}
-	var commit string
-	if api && rt.mutation() {
-		commit = plan.commitFault(rolls.fault)
-	}
-	hangUntil := time.Time{}
-	if commit == faultCommitHang {
-		out.after, out.hang = afterHang, plan.hangFor
-		hangUntil = rc.now.Add(plan.hangFor)
-	}
-	if idem != "" && ok {
-		st.storeIdempotent(idemSlot, fingerprint, out.reply, rc.now, hangUntil)
-	}
-	switch commit {
+// commitFault loses the answer of a mutation that was carried out (or
+// refused) as the fault says: a proxy's 502, a dropped connection, or an
+// answer that comes only after a hang.
+func (x *exchange) commitFault(fault string) {
+	switch fault {
 	case "":
 		return
 	case faultCommit502:
-		out.reply = htmlReply(http.StatusBadGateway)
+		x.out.reply = htmlReply(http.StatusBadGateway)
 	case faultCommitReset:
-		out.after = afterReset
+		x.out.after = afterReset
+	case faultCommitHang:
+		x.out.after, x.out.hang = afterHang, x.plan.hangFor
 	}
-	st.Stats.Faults[commit]++
+	x.rc.st.Stats.Faults[fault]++
+}
+
+// record finishes the answer with the rate-limit headers and the request
+// id, and counts it under its route ("reset" for a dropped connection).
+func (x *exchange) record() {
+	label := x.c.method + " (unmatched)"
+	if x.rt != nil {
+		label = x.rt.label()
+	}
+	status := "reset"
+	if rep := x.out.reply; rep != nil {
+		x.rate.setHeaders(rep.header)
+		rep.header.Set("X-Request-Id", x.rid)
+		if x.out.after != afterReset {
+			status = strconv.Itoa(rep.status)
+		}
+	}
+	x.rc.st.Stats.countRequest(label, status)
 }
 
 // safeCall runs a handler; a panic becomes a 500 envelope and a log line.
-func (s *Server) safeCall(rc *reqCtx, rt *route) (rep *reply) {
+func (s *Server) safeCall(rc *reqCtx, rt *route) (rep *reply, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.cfg.Logf("localapi: panic serving %s (request %s): %v", rt.label(), rc.rid, v)
-			rep = errReply(http.StatusInternalServerError, codeInternal, "internal error", nil)
+			rep, err = nil, errInternal
 		}
 	}()
 	if rc.injectPanic {
 		panic("injected fault: panic")
 	}
-	return rt.h(rc)
+	rep, err = rt.h(rc)
+	if rep == nil && err == nil {
+		err = fmt.Errorf("%s gave no answer", rt.label())
+	}
+	return rep, err
 }

@@ -43,13 +43,13 @@ var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
 
 // rename reads an update's optional new name: valid, and not taken by
 // another resource of the same kind (taken reports that).
-func rename(obj map[string]any, current string, taken func(string) bool) (string, bool, *reply) {
-	name, has, r := str(obj, "name")
-	if r != nil || !has || name == current {
-		return name, has, r
+func rename(obj map[string]any, current string, taken func(string) bool) (string, bool, error) {
+	name, has, err := str(obj, "name")
+	if err != nil || !has || name == current {
+		return name, has, err
 	}
-	if r := validateName(name); r != nil {
-		return "", false, r
+	if err := validateName(name); err != nil {
+		return "", false, err
 	}
 	if taken(name) {
 		return "", false, invalid("name", "has already been taken")
@@ -57,7 +57,7 @@ func rename(obj map[string]any, current string, taken func(string) bool) (string
 	return name, true, nil
 }
 
-func validateName(name string) *reply {
+func validateName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return invalid("name", "can't be blank")
@@ -72,7 +72,7 @@ func (st *state) findPlayground(ref string) *playground { return findByRef(st.Pl
 func (st *state) playgroundByID(id int64) *playground { return findByID(st.Playgrounds, id) }
 
 // pathPlayground resolves the {id} of the path, or answers 404.
-func (rc *reqCtx) pathPlayground() (*playground, *reply) {
+func (rc *reqCtx) pathPlayground() (*playground, error) {
 	pg := rc.st.findPlayground(rc.param(0))
 	if pg == nil {
 		return nil, notFound("playground " + strconv.Quote(rc.param(0)))
@@ -81,37 +81,37 @@ func (rc *reqCtx) pathPlayground() (*playground, *reply) {
 }
 
 // requireFunded answers 402 for work on a marquee that has not paid.
-func (rc *reqCtx) requireFunded(marqueeID int64) *reply {
+func (rc *reqCtx) requireFunded(marqueeID int64) error {
 	m := rc.st.marqueeByID(marqueeID)
 	if m == nil || m.funded(rc.now) {
 		return nil
 	}
-	return errReply(http.StatusPaymentRequired, codeNotFunded,
+	return newAPIError(http.StatusPaymentRequired, codeNotFunded,
 		"marquee "+m.Name+" is not funded: top up to continue",
 		map[string]any{"marquee_id": m.ID, "marquee": m.Name, "paid_until": m.PaidUntil})
 }
 
-func (s *Server) listPlaygrounds(rc *reqCtx) *reply {
-	page, perPage, bad := pageParams(rc.c.query)
-	if bad != nil {
-		return bad
+func (s *Server) listPlaygrounds(rc *reqCtx) (*reply, error) {
+	page, perPage, err := pageParams(rc.c.query)
+	if err != nil {
+		return nil, err
 	}
-	f, bad := parseListFilter(rc.c.query, playgroundStatuses, playgroundSortKeys)
-	if bad != nil {
-		return bad
+	f, err := parseListFilter(rc.c.query, playgroundStatuses, playgroundSortKeys)
+	if err != nil {
+		return nil, err
 	}
 	var psID, mqID int64
 	if v := rc.c.query.Get("playspec_id"); v != "" {
 		ps := findPlayspec(v)
 		if ps == nil {
-			return invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
+			return nil, invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
 		}
-		psID = ps.ID
+		psID = ps.id
 	}
 	if v := rc.c.query.Get("marquee_id"); v != "" {
 		m := rc.st.findMarquee(v)
 		if m == nil {
-			return invalid("marquee_id", "does not exist")
+			return nil, invalid("marquee_id", "does not exist")
 		}
 		mqID = m.ID
 	}
@@ -140,36 +140,78 @@ func (s *Server) listPlaygrounds(rc *reqCtx) *reply {
 	for _, pg := range kept {
 		items = append(items, rc.st.playgroundView(pg, rc.now))
 	}
-	return paginate(items, page, perPage)
+	return paginate(items, page, perPage), nil
 }
 
-func (s *Server) getPlayground(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) getPlayground(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
-	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now))
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now)), nil
 }
 
-func (s *Server) createPlayground(rc *reqCtx) *reply {
-	obj, name, r := rc.newNamed("playground", func(n string) bool { return rc.st.findPlayground(n) != nil })
-	if r != nil {
-		return r
+func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
+	obj, name, err := rc.newNamed("playground", func(n string) bool { return rc.st.findPlayground(n) != nil })
+	if err != nil {
+		return nil, err
 	}
-	psRef, ok, r := ref(obj, "playspec_id")
-	if r != nil {
-		return r
+	ps, err := newPlaygroundPlayspec(obj)
+	if err != nil {
+		return nil, err
+	}
+	m, err := rc.newPlaygroundMarquee(obj)
+	if err != nil {
+		return nil, err
+	}
+	env, _, err := stringMap(obj, "env_overrides")
+	if err != nil {
+		return nil, err
+	}
+	if err := rc.requireFunded(m.ID); err != nil {
+		return nil, err
+	}
+
+	rc.st.NextPlaygroundID++
+	pg := &playground{
+		ID: rc.st.NextPlaygroundID, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.id,
+		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
+		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
+	}
+	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
+	rc.st.Stats.Creates[name]++
+	if s.cfg.AsyncCreate {
+		op := rc.newOp(opCreate, registerTime)
+		op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
+		return rc.accepted(op), nil
+	}
+	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg, rc.now))
+	out.header.Set("Location", "/api/playgrounds/"+strconv.FormatInt(pg.ID, 10))
+	return out, nil
+}
+
+// newPlaygroundPlayspec reads the required playspec_id of a create.
+func newPlaygroundPlayspec(obj map[string]any) (*playspec, error) {
+	psRef, ok, err := ref(obj, "playspec_id")
+	if err != nil {
+		return nil, err
 	}
 	if !ok {
-		return invalid("playspec_id", "can't be blank")
+		return nil, invalid("playspec_id", "can't be blank")
 	}
 	ps := findPlayspec(psRef)
 	if ps == nil {
-		return invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
+		return nil, invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
 	}
-	mqRef, ok, r := ref(obj, "marquee_id")
-	if r != nil {
-		return r
+	return ps, nil
+}
+
+// newPlaygroundMarquee reads the marquee_id of a create: a marquee that
+// takes new playgrounds, the default one when none is named.
+func (rc *reqCtx) newPlaygroundMarquee(obj map[string]any) (*marquee, error) {
+	mqRef, ok, err := ref(obj, "marquee_id")
+	if err != nil {
+		return nil, err
 	}
 	m := rc.st.defaultMarquee()
 	if ok {
@@ -180,56 +222,33 @@ func (s *Server) createPlayground(rc *reqCtx) *reply {
 		for _, known := range rc.st.Marquees {
 			names = append(names, known.Name)
 		}
-		return invalid("marquee_id", "does not exist (known: "+strings.Join(names, ", ")+")")
+		return nil, invalid("marquee_id", "does not exist (known: "+strings.Join(names, ", ")+")")
 	}
 	if m.status() == "disabled" {
-		return invalid("marquee_id", "is disabled: marquee "+m.Name+" takes no new playgrounds")
+		return nil, invalid("marquee_id", "is disabled: marquee "+m.Name+" takes no new playgrounds")
 	}
-	env, _, r := stringMap(obj, "env_overrides")
-	if r != nil {
-		return r
-	}
-	if r := rc.requireFunded(m.ID); r != nil {
-		return r
-	}
-
-	rc.st.NextPlaygroundID++
-	pg := &playground{
-		ID: rc.st.NextPlaygroundID, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.ID,
-		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
-		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
-	}
-	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
-	rc.st.Stats.Creates[name]++
-	if s.cfg.AsyncCreate {
-		op := rc.newOp(opCreate, registerTime)
-		op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
-		return rc.accepted(op)
-	}
-	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg, rc.now))
-	out.header.Set("Location", "/api/playgrounds/"+strconv.FormatInt(pg.ID, 10))
-	return out
+	return m, nil
 }
 
-func (s *Server) updatePlayground(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) updatePlayground(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
-	if r := rc.refuseIfDeleting(pg); r != nil {
-		return r
+	if err := rc.refuseIfDeleting(pg); err != nil {
+		return nil, err
 	}
-	obj, r := rc.object("playground")
-	if r != nil {
-		return r
+	obj, err := rc.object("playground")
+	if err != nil {
+		return nil, err
 	}
-	name, hasName, r := rename(obj, pg.Name, func(n string) bool { return rc.st.findPlayground(n) != nil })
-	if r != nil {
-		return r
+	name, hasName, err := rename(obj, pg.Name, func(n string) bool { return rc.st.findPlayground(n) != nil })
+	if err != nil {
+		return nil, err
 	}
-	env, hasEnv, r := stringMap(obj, "env_overrides")
-	if r != nil {
-		return r
+	env, hasEnv, err := stringMap(obj, "env_overrides")
+	if err != nil {
+		return nil, err
 	}
 	if hasName {
 		pg.Name = name
@@ -238,42 +257,42 @@ func (s *Server) updatePlayground(rc *reqCtx) *reply {
 		pg.EnvOverrides = env
 	}
 	pg.UpdatedAt = rc.now
-	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now))
+	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now)), nil
 }
 
-func (s *Server) playgroundStatus(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) playgroundStatus(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
-	return jsonReply(http.StatusOK, rc.st.playgroundStatusView(pg, rc.now))
+	return jsonReply(http.StatusOK, rc.st.playgroundStatusView(pg, rc.now)), nil
 }
 
-func (s *Server) playgroundAction(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) playgroundAction(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
-	kind, _, r := str(rc.body, "action_type")
-	if r != nil {
-		return r
+	kind, _, err := str(rc.body, "action_type")
+	if err != nil {
+		return nil, err
 	}
 	spec, known := actions[kind]
 	if kind == "" {
-		return invalid("action_type", "can't be blank")
+		return nil, invalid("action_type", "can't be blank")
 	}
 	if !known {
-		return invalid("action_type", "is not included in the list ("+strings.Join(actionNames(), ", ")+")")
+		return nil, invalid("action_type", "is not included in the list ("+strings.Join(actionNames(), ", ")+")")
 	}
-	force, r := boolean(rc.body, "force")
-	if r != nil {
-		return r
+	force, err := boolean(rc.body, "force")
+	if err != nil {
+		return nil, err
 	}
-	if r := rc.requireFunded(pg.MarqueeID); r != nil {
-		return r
+	if err := rc.requireFunded(pg.MarqueeID); err != nil {
+		return nil, err
 	}
 	if busy := rc.st.activeAction(pg.ID); busy != nil {
-		return conflict("another operation ("+busy.Kind+") is running on playground "+pg.Name,
+		return nil, conflict("another operation ("+busy.Kind+") is running on playground "+pg.Name,
 			"operation_in_progress", map[string]any{"request_id": busy.ID, "action_type": busy.Kind})
 	}
 	op := rc.newOp(kind, spec.duration)
@@ -283,40 +302,40 @@ func (s *Server) playgroundAction(rc *reqCtx) *reply {
 		op.DoneAt = pg.ReadyAt.Add(op.DoneAt.Sub(op.StartAt))
 		op.StartAt = pg.ReadyAt
 	}
-	return rc.accepted(op)
+	return rc.accepted(op), nil
 }
 
-func (s *Server) refreshPlaygroundStatus(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) refreshPlaygroundStatus(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
 	op := rc.newOp(opRefreshStatus, refreshTime)
 	op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
-	return rc.accepted(op)
+	return rc.accepted(op), nil
 }
 
-func (s *Server) extendPlayground(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) extendPlayground(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
 	// No body (or no duration_hours) is the platform's default extension.
-	hours, ok, r := integer(rc.body, "duration_hours")
-	if r != nil {
-		return r
+	hours, ok, err := integer(rc.body, "duration_hours")
+	if err != nil {
+		return nil, err
 	}
 	if !ok {
 		hours = int64(defaultExtension / time.Hour)
 	}
 	if hours < 1 || hours > 720 {
-		return invalid("duration_hours", "must be between 1 and 720")
+		return nil, invalid("duration_hours", "must be between 1 and 720")
 	}
-	if r := rc.refuseIfDeleting(pg); r != nil {
-		return r
+	if err := rc.refuseIfDeleting(pg); err != nil {
+		return nil, err
 	}
-	if r := rc.requireFunded(pg.MarqueeID); r != nil {
-		return r
+	if err := rc.requireFunded(pg.MarqueeID); err != nil {
+		return nil, err
 	}
 	base := pg.ExpiresAt
 	if base.Before(rc.now) {
@@ -326,32 +345,32 @@ func (s *Server) extendPlayground(rc *reqCtx) *reply {
 	pg.UpdatedAt = rc.now
 	return jsonReply(http.StatusOK, map[string]any{
 		"id": pg.ID, "expires_at": pg.ExpiresAt, "time_remaining": timeRemaining(pg.ExpiresAt, rc.now),
-	})
+	}), nil
 }
 
-func (s *Server) playgroundLogs(rc *reqCtx) *reply {
-	pg, r := rc.pathPlayground()
-	if r != nil {
-		return r
+func (s *Server) playgroundLogs(rc *reqCtx) (*reply, error) {
+	pg, err := rc.pathPlayground()
+	if err != nil {
+		return nil, err
 	}
-	service, hasService, r := str(rc.body, "service")
-	if r != nil {
-		return r
+	service, hasService, err := str(rc.body, "service")
+	if err != nil {
+		return nil, err
 	}
 	if ps := playspecByID(pg.PlayspecID); hasService && service != "" && ps != nil && !ps.hasService(service) {
-		return invalid("service", "is not a service of this playground ("+strings.Join(ps.serviceNames(), ", ")+")")
+		return nil, invalid("service", "is not a service of this playground ("+strings.Join(ps.serviceNames(), ", ")+")")
 	}
-	tail, hasTail, r := integer(rc.body, "tail")
-	if r != nil {
-		return r
+	tail, hasTail, err := integer(rc.body, "tail")
+	if err != nil {
+		return nil, err
 	}
 	if !hasTail {
 		tail = 100
 	}
 	if tail < 1 || tail > 10000 {
-		return invalid("tail", "must be between 1 and 10000")
+		return nil, invalid("tail", "must be between 1 and 10000")
 	}
 	op := rc.newOp(opLogs, logsTime)
 	op.PlaygroundID, op.MarqueeID, op.Service, op.Tail = pg.ID, pg.MarqueeID, service, int(tail)
-	return rc.accepted(op)
+	return rc.accepted(op), nil
 }

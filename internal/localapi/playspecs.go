@@ -8,30 +8,30 @@ import (
 // playspec is a template for playgrounds. The set is fixed: `web` works,
 // `broken` fails every rollout at the build step (image_pull_failed).
 type playspec struct {
-	ID          int64
-	Name        string
-	Description string
-	Services    []serviceSpec
-	Broken      bool
+	id          int64
+	name        string
+	description string
+	services    []serviceSpec
+	broken      bool
 }
 
 type serviceSpec struct {
-	Name   string
-	Public bool // has a service URL
+	name   string
+	public bool // has a service URL
 }
 
 var playspecs = []playspec{
-	{ID: 1, Name: "web", Description: "A web app with a worker and a database",
-		Services: []serviceSpec{{"web", true}, {"worker", false}, {"db", false}}},
-	{ID: 2, Name: "broken", Description: "A web app whose image cannot be pulled: every rollout fails at the build step",
-		Broken: true, Services: []serviceSpec{{"web", true}, {"db", false}}},
+	{id: 1, name: "web", description: "A web app with a worker and a database",
+		services: []serviceSpec{{"web", true}, {"worker", false}, {"db", false}}},
+	{id: 2, name: "broken", description: "A web app whose image cannot be pulled: every rollout fails at the build step",
+		broken: true, services: []serviceSpec{{"web", true}, {"db", false}}},
 }
 
 // playspecNames lists the playspecs, for messages that name the known ones.
 func playspecNames() []string {
 	out := make([]string, len(playspecs))
 	for i, ps := range playspecs {
-		out[i] = ps.Name
+		out[i] = ps.name
 	}
 	return out
 }
@@ -50,38 +50,38 @@ type playspecServiceView struct {
 }
 
 func (ps *playspec) view() playspecView {
-	v := playspecView{ID: ps.ID, Name: ps.Name, Description: ps.Description, Services: []playspecServiceView{}}
-	for _, s := range ps.Services {
-		v.Services = append(v.Services, playspecServiceView{Name: s.Name, Public: s.Public})
+	v := playspecView{ID: ps.id, Name: ps.name, Description: ps.description, Services: []playspecServiceView{}}
+	for _, s := range ps.services {
+		v.Services = append(v.Services, playspecServiceView{Name: s.name, Public: s.public})
 	}
 	return v
 }
 
-func (s *Server) listPlayspecs(rc *reqCtx) *reply {
-	page, perPage, bad := pageParams(rc.c.query)
-	if bad != nil {
-		return bad
+func (s *Server) listPlayspecs(rc *reqCtx) (*reply, error) {
+	page, perPage, err := pageParams(rc.c.query)
+	if err != nil {
+		return nil, err
 	}
 	items := make([]playspecView, 0, len(playspecs))
 	for i := range playspecs {
 		items = append(items, playspecs[i].view())
 	}
-	return paginate(items, page, perPage)
+	return paginate(items, page, perPage), nil
 }
 
-func (s *Server) getPlayspec(rc *reqCtx) *reply {
+func (s *Server) getPlayspec(rc *reqCtx) (*reply, error) {
 	ps := findPlayspec(rc.param(0))
 	if ps == nil {
-		return notFound("playspec " + strconv.Quote(rc.param(0)))
+		return nil, notFound("playspec " + strconv.Quote(rc.param(0)))
 	}
-	return jsonReply(http.StatusOK, ps.view())
+	return jsonReply(http.StatusOK, ps.view()), nil
 }
 
 // findPlayspec resolves an id or a name.
 func findPlayspec(ref string) *playspec {
 	for i := range playspecs {
 		ps := &playspecs[i]
-		if ps.Name == ref || strconv.FormatInt(ps.ID, 10) == ref {
+		if ps.name == ref || strconv.FormatInt(ps.id, 10) == ref {
 			return ps
 		}
 	}
@@ -93,8 +93,8 @@ func playspecByID(id int64) *playspec {
 }
 
 func (ps *playspec) hasService(name string) bool {
-	for _, s := range ps.Services {
-		if s.Name == name {
+	for _, s := range ps.services {
+		if s.name == name {
 			return true
 		}
 	}
@@ -102,9 +102,9 @@ func (ps *playspec) hasService(name string) bool {
 }
 
 func (ps *playspec) serviceNames() []string {
-	out := make([]string, len(ps.Services))
-	for i, s := range ps.Services {
-		out[i] = s.Name
+	out := make([]string, len(ps.services))
+	for i, s := range ps.services {
+		out[i] = s.name
 	}
 	return out
 }

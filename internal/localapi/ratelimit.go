@@ -76,12 +76,11 @@ func ceilUnix(t time.Time) int64 {
 	return t.Unix()
 }
 
-func rateLimited(rs rateStatus, now time.Time) *reply {
-	wait := int(math.Ceil(rs.reset.Sub(now).Seconds()))
-	r := errReply(http.StatusTooManyRequests, codeRateLimited, "rate limit exceeded",
-		map[string]any{"limit": rs.limit, "retry_after": max(wait, 1)})
-	r.header.Set("Retry-After", strconv.Itoa(max(wait, 1)))
-	return r
+func rateLimited(rs rateStatus, now time.Time) error {
+	wait := max(int(math.Ceil(rs.reset.Sub(now).Seconds())), 1)
+	return newAPIError(http.StatusTooManyRequests, codeRateLimited, "rate limit exceeded",
+		map[string]any{"limit": rs.limit, "retry_after": wait}).
+		withHeader("Retry-After", strconv.Itoa(wait))
 }
 
 // bearerKey returns the key of an "Authorization: Bearer" header, or "".
@@ -108,12 +107,11 @@ func (s *Server) validKey(key string) bool {
 	return key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.APIKey)) == 1
 }
 
-func unauthorized(key string) *reply {
+func unauthorized(key string) error {
 	msg := "invalid API key"
 	if key == "" {
 		msg = "missing API key: send Authorization: Bearer <key>"
 	}
-	r := errReply(http.StatusUnauthorized, codeUnauthorized, msg, nil)
-	r.header.Set("WWW-Authenticate", `Bearer realm="fibe"`)
-	return r
+	return newAPIError(http.StatusUnauthorized, codeUnauthorized, msg, nil).
+		withHeader("WWW-Authenticate", `Bearer realm="fibe"`)
 }

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1008 the X-RateLimit-* headers are written and read under their documented spelling, which is not Go's canonical one
+
 package localapi
 
 import (

@@ -6,7 +6,9 @@ import (
 )
 
 // handlerFunc answers one request; it runs with the state locked.
-type handlerFunc func(rc *reqCtx) *reply
+// It returns the answer, or the error (an apiError) that Server.errorReply
+// turns into one.
+type handlerFunc func(rc *reqCtx) (*reply, error)
 
 type route struct {
 	method  string

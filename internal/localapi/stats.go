@@ -56,22 +56,22 @@ func (s Stats) clone() Stats {
 
 // getStats serves GET /_local/stats. The request itself is counted after
 // the snapshot is taken.
-func (s *Server) getStats(rc *reqCtx) *reply {
-	return jsonReply(http.StatusOK, rc.st.Stats.clone())
+func (s *Server) getStats(rc *reqCtx) (*reply, error) {
+	return jsonReply(http.StatusOK, rc.st.Stats.clone()), nil
 }
 
 // postChaos serves POST /_local/chaos {"spec": "..."}.
-func (s *Server) postChaos(rc *reqCtx) *reply {
+func (s *Server) postChaos(rc *reqCtx) (*reply, error) {
 	spec, ok := rc.body["spec"].(string)
 	if !ok {
-		return invalid("spec", "must be a string (a chaos spec or profile name; \"\" turns faults off)")
+		return nil, invalid("spec", "must be a string (a chaos spec or profile name; \"\" turns faults off)")
 	}
 	plan, err := parseChaos(spec)
 	if err != nil {
-		return invalid("spec", err.Error())
+		return nil, invalid("spec", err.Error())
 	}
 	plan.since = rc.now
 	s.setPlan(plan)
 	rc.st.Chaos = &chaosSetting{Spec: plan.source, Since: rc.now}
-	return jsonReply(http.StatusOK, map[string]any{"spec": plan.source, "since": rc.now})
+	return jsonReply(http.StatusOK, map[string]any{"spec": plan.source, "since": rc.now}), nil
 }

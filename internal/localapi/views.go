@@ -126,17 +126,17 @@ func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
 	if ps == nil {
 		return v
 	}
-	v.PlayspecName = ps.Name
+	v.PlayspecName = ps.name
 	svcStatus, health, running, exit := serviceState(pg.Status)
-	for _, sp := range ps.Services {
-		v.Services = append(v.Services, serviceView{Name: sp.Name, Status: svcStatus, Health: health, Running: running, ExitCode: exit})
-		if sp.Public {
+	for _, sp := range ps.services {
+		v.Services = append(v.Services, serviceView{Name: sp.name, Status: svcStatus, Health: health, Running: running, ExitCode: exit})
+		if sp.public {
 			urlStatus := "down"
 			if running {
 				urlStatus = "up"
 			}
 			v.ServiceURLs = append(v.ServiceURLs, serviceURLView{
-				Name: sp.Name, URL: "https://" + sp.Name + "--" + pg.Name + "." + host, Status: urlStatus,
+				Name: sp.name, URL: "https://" + sp.name + "--" + pg.Name + "." + host, Status: urlStatus,
 			})
 		}
 	}
@@ -186,7 +186,7 @@ func marqueeViewOf(m *marquee, now time.Time) marqueeView {
 }
 
 // pageParams reads page and per_page (defaults 1 and 25, per_page at most 100).
-func pageParams(q url.Values) (page, perPage int, bad *reply) {
+func pageParams(q url.Values) (page, perPage int, err error) {
 	page, perPage = 1, 25
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
