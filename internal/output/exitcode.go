@@ -34,6 +34,10 @@ func ExitCode(err error) int {
 	if errors.As(err, &flagErr) {
 		return ExitUsage
 	}
+	var status interface{ ExitStatus() int } // a remote command's own exit status
+	if errors.As(err, &status) {
+		return status.ExitStatus()
+	}
 	var authErr *AuthRequiredError
 	if errors.As(err, &authErr) {
 		return ExitAuth
@@ -75,7 +79,7 @@ func clientExitCode(e *client.Error) int {
 		return ExitFunding
 	case client.CodeRateLimited:
 		return ExitRateLimited
-	case client.CodeNetwork, client.CodeRequestTimeout:
+	case client.CodeNetwork, client.CodeRequestTimeout, client.CodeSessionExpired:
 		return ExitUnavailable
 	case client.CodeFeatureDisabled, client.CodeNotImplemented, client.CodeInvalidResponse:
 		return ExitError

@@ -1,4 +1,4 @@
-package client
+package stream
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi/cable"
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -51,7 +52,7 @@ func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
 		cfg.line = 5 * time.Millisecond
 	}
 	if cfg.ping == 0 {
-		cfg.ping = 50 * time.Millisecond
+		cfg.ping = 200 * time.Millisecond
 	}
 	a := &streamAPI{t: t}
 	a.cable = cable.New(cable.Config{
@@ -125,15 +126,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // client is a Client for a with short backoff delays; mod adjusts the options.
-func (a *streamAPI) client(key string, mod ...func(*Options)) (*Client, *lockedBuffer) {
+func (a *streamAPI) client(key string, mod ...func(*client.Options)) (*client.Client, *lockedBuffer) {
 	a.t.Helper()
 	trace := &lockedBuffer{}
-	opts := Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
+	opts := client.Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
 		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond, AttemptTimeout: 5 * time.Second}}
 	for _, m := range mod {
 		m(&opts)
 	}
-	c, err := New(opts)
+	c, err := client.New(opts)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -145,12 +146,12 @@ var errEnough = errors.New("enough lines")
 // follow streams playground "preview" until stop says enough (emit then
 // returns errEnough), FollowLogs fails, or a generous bound passes (a test
 // failure).
-func follow(t *testing.T, c *Client, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
+func follow(t *testing.T, c *client.Client, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
 	t.Helper()
 	return followRef(t, c, "preview", opts, stop)
 }
 
-func followRef(t *testing.T, c *Client, ref string, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
+func followRef(t *testing.T, c *client.Client, ref string, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
 	t.Helper()
 	if opts.PingInterval == 0 {
 		opts.PingInterval = 10 * time.Second // stale detection has its own test
@@ -158,7 +159,7 @@ func followRef(t *testing.T, c *Client, ref string, opts FollowOptions, stop fun
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var lines []LogLine
-	err := c.Playgrounds.FollowLogs(ctx, ref, opts, func(l LogLine) error {
+	err := Follow(ctx, c, ref, opts, func(l LogLine) error {
 		lines = append(lines, l)
 		if stop(lines) {
 			return errEnough
@@ -190,11 +191,11 @@ func assertContiguous(t *testing.T, lines []LogLine, first int64) {
 	}
 }
 
-func mustCode(t *testing.T, err error, code string) *Error {
+func mustCode(t *testing.T, err error, code string) *client.Error {
 	t.Helper()
-	e, ok := AsError(err)
+	e, ok := client.AsError(err)
 	if !ok || e.Code != code {
-		t.Fatalf("error %v (%T), want a *Error with code %s", err, err, code)
+		t.Fatalf("error %v (%T), want a *client.Error with code %s", err, err, code)
 	}
 	return e
 }
