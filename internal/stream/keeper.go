@@ -88,6 +88,8 @@ type conn struct {
 	progressed  bool      // a message moved the stream, or it stayed up one ping interval
 	beat        time.Time // last frame of any kind
 	lastPing    time.Time
+	gaps        [4]time.Duration // the last gaps between pings
+	pings       int
 }
 
 // connEvent is one frame (or the end) of connection gen.
@@ -119,7 +121,7 @@ func newKeeper(c *client.Client, ch channel, pg *client.Playground, ping time.Du
 	b := c.NewStreamBudget(resource)
 	return &keeper{
 		c: c, ch: ch, resource: resource, budget: b,
-		confirm:  max(b.AttemptTimeout(), 2*ping),
+		confirm:  b.AttemptTimeout(),
 		events:   make(chan connEvent, 64),
 		dialed:   make(chan dialResult, 1),
 		conns:    map[int]*conn{},
@@ -426,11 +428,18 @@ func (k *keeper) handle(ctx context.Context, ev connEvent) error {
 }
 
 // ping notes a ping: the liveness interval is the time between the
-// server's pings as seen on one connection.
+// server's pings as seen on one connection, the longest of the last few
+// gaps (a ping delayed in transit makes the next gap look short).
 func (k *keeper) ping(c *conn) {
 	now := time.Now()
 	if !c.lastPing.IsZero() {
-		k.interval = max(now.Sub(c.lastPing), minInterval)
+		c.gaps[c.pings%len(c.gaps)] = now.Sub(c.lastPing)
+		c.pings++
+		longest := time.Duration(0)
+		for _, g := range c.gaps {
+			longest = max(longest, g)
+		}
+		k.interval = max(longest, minInterval)
 	}
 	c.lastPing = now
 }
@@ -459,7 +468,9 @@ func (k *keeper) tick(ctx context.Context) error {
 	}
 	if now.Sub(c.beat) > 2*k.interval {
 		k.c.Tracef("stream: nothing for two ping intervals (%s); dropping the connection", (2 * k.interval).String())
-		return k.lost(ctx, c, k.dropError(errStale), "no ping for two intervals")
+		e := k.dropError(errStale)
+		e.Message = "nothing from the server for two ping intervals (" + (2 * k.interval).String() + ")"
+		return k.lost(ctx, c, e, "no ping for two intervals")
 	}
 	if !c.confirmed && now.Sub(c.opened) > k.confirm {
 		e := &client.Error{Code: client.CodeRequestTimeout, Resource: k.resource, Retryable: true,

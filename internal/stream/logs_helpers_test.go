@@ -39,6 +39,8 @@ type streamAPI struct {
 	// beforeCableURL, when set, runs before /api/cable_url answers call n,
 	// so a test can hold a client's recovery until the server is done.
 	beforeCableURL func(n int64)
+	// cableHandler, when set, answers /cable instead of the cable server.
+	cableHandler http.HandlerFunc
 }
 
 type streamAPIConfig struct {
@@ -74,12 +76,17 @@ func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
 	})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/playgrounds/{ref}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("ref") == "stopped" {
+			writeJSON(w, http.StatusOK, map[string]any{"id": 43, "name": "stopped", "status": "stopped", "marquee_name": "prod-eu"})
+			return
+		}
 		if ref := r.PathValue("ref"); ref != "42" && ref != "preview" {
 			writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": "RESOURCE_NOT_FOUND", "message": "no such playground"}})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"id": 42, "name": "preview", "status": "running",
-			"marquee_id": 3, "marquee_name": "prod-eu"})
+			"marquee_id": 3, "marquee_name": "prod-eu",
+			"services": []map[string]any{{"name": "web", "running": true}, {"name": "worker", "running": true}}})
 	})
 	mux.HandleFunc("GET /api/cable_url", func(w http.ResponseWriter, r *http.Request) {
 		if a.noCableURL.Load() {
@@ -100,6 +107,10 @@ func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
 			"expires_at": time.Now().Add(time.Minute).UTC().Format(time.RFC3339)})
 	})
 	mux.HandleFunc("/cable", func(w http.ResponseWriter, r *http.Request) {
+		if a.cableHandler != nil {
+			a.cableHandler(w, r)
+			return
+		}
 		if n := a.cable503.Load(); n != 0 {
 			a.cable503.CompareAndSwap(n, max(n-1, -1))
 			a.cable503Sent.Add(1)
