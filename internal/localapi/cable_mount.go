@@ -67,3 +67,12 @@ func (s *Server) closeCable() {
 		s.cable.Close()
 	}
 }
+
+// CableStats counts what the /cable endpoint did (connections, expiries,
+// terminal sessions, ...), for tests.
+func (s *Server) CableStats() cable.Stats {
+	if s.cable == nil {
+		return cable.Stats{}
+	}
+	return s.cable.Stats()
+}
