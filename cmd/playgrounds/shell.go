@@ -240,8 +240,10 @@ func rawSession(ctx context.Context, c *client.Client, ios *output.IOStreams, so
 			leave()
 		})
 	}()
-	fmt.Fprint(ios.ErrOut, ios.ErrColorScheme().Gray("Connecting… (Ctrl-] then q leaves)")+"\r\n")
 	cs := ios.ErrColorScheme()
+	if ios.ShowNotices() {
+		fmt.Fprint(ios.ErrOut, cs.Gray("Connecting… (Ctrl-] then q leaves)")+"\r\n")
+	}
 	code, err = stream.Shell(ctx, c, so, input, func(e stream.Event) error {
 		switch e.Type {
 		case stream.EventOutput:
