@@ -42,6 +42,16 @@ func (s *Server) mountCable() cableMount {
 			})
 			return id, services, ok
 		},
+		Status: func(ref string) string {
+			status := ""
+			_ = s.store.update(s.now(), func(st *state) bool {
+				if pg := st.findPlayground(ref); pg != nil {
+					status = pg.Status
+				}
+				return false
+			})
+			return status
+		},
 		// --speed applies to log output too; pings keep the protocol's
 		// 3 s period because clients time out on missed pings by it.
 		LineInterval: s.scaled(200 * time.Millisecond),

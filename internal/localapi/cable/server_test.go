@@ -37,6 +37,8 @@ func lookup(ref string) (int64, []string, bool) {
 	switch ref {
 	case "42", "preview":
 		return 42, []string{"web", "worker", "db"}, true
+	case "43":
+		return 43, []string{"web"}, true
 	}
 	return 0, nil, false
 }

@@ -70,13 +70,17 @@ func (c *session) subscribeTerminal(ctx context.Context, raw string, id identifi
 }
 
 // terminalService is the service a terminal subscription opens: the one
-// named (it must exist), else the playground's first.
+// named (it must exist), else the playground's first. The playground must
+// be running.
 func (c *session) terminalService(id identifier) (string, bool) {
 	if c.srv.cfg.Lookup == nil {
 		return "", false
 	}
 	_, services, ok := c.srv.cfg.Lookup(id.playgroundRef())
 	if !ok {
+		return "", false
+	}
+	if st := c.srv.cfg.Status; st != nil && st(id.playgroundRef()) != "running" {
 		return "", false
 	}
 	if id.Service == "" {

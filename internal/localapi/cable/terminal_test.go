@@ -111,9 +111,17 @@ func TestTerminalRunsOneCommand(t *testing.T) {
 }
 
 func TestTerminalRejectsAnUnknownServiceOrPlayground(t *testing.T) {
-	_, url := newTestServer(t, nil)
+	_, url := newTestServer(t, func(c *Config) {
+		c.Status = func(ref string) string {
+			if ref == "43" {
+				return "stopped"
+			}
+			return "running"
+		}
+	})
 	p := dialKey(t, url)
-	for _, id := range []map[string]any{terminalIdent(map[string]any{"service": "nope"}), {"channel": PlaygroundTerminalChannel, "playground_id": 7}} {
+	for _, id := range []map[string]any{terminalIdent(map[string]any{"service": "nope"}), {"channel": PlaygroundTerminalChannel, "playground_id": 7},
+		{"channel": PlaygroundTerminalChannel, "playground_id": 43}} {
 		p.subscribe(id)
 		if f := p.next(); f["type"] != "reject_subscription" {
 			t.Fatalf("%v: got %v, want reject", id, f)
