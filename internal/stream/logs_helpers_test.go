@@ -23,7 +23,7 @@ const streamKey = "fibe_stream_test_key_42"
 // /api/cable_url minting stream tokens, and the real cable server at
 // /cable. Faults are injected on the server side of real connections.
 type streamAPI struct {
-	t      *testing.T
+	t      testing.TB
 	cable  *cable.Server
 	srv    *httptest.Server
 	tokens sync.Map // minted stream tokens
@@ -48,7 +48,7 @@ type streamAPIConfig struct {
 	backlog    int
 }
 
-func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
+func newStreamAPI(t testing.TB, cfg streamAPIConfig) *streamAPI {
 	t.Helper()
 	if cfg.line == 0 {
 		cfg.line = 5 * time.Millisecond

@@ -355,3 +355,17 @@ func FuzzTerminalFrame(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkExec is one command's round trip over the terminal channel on
+// loopback: the playground lookup, a cable URL, the handshake, the
+// subscription, the output and the exit code.
+func BenchmarkExec(b *testing.B) {
+	a := newStreamAPI(b, streamAPIConfig{ping: time.Hour})
+	c, _ := a.client(streamKey)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Exec(context.Background(), c, ExecRequest{Playground: "preview", Command: "echo hi"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
