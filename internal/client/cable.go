@@ -151,22 +151,28 @@ func (c *Client) StreamResource(pg *Playground) string {
 // on it too, so a stream that cannot make progress ends after the policy's
 // retries. Progress gives the whole budget back (Restart).
 type StreamBudget struct {
-	c *Client
-	b *budget
-	r *request
+	c        *Client
+	b        *budget
+	resource string
 }
 
 // NewStreamBudget returns a fresh budget for a stream whose breaker
 // resource is resource.
 func (c *Client) NewStreamBudget(resource string) *StreamBudget {
-	return &StreamBudget{c: c, b: c.newBudget(),
-		r: &request{method: "STREAM", ref: "/cable", url: "/cable", resource: resource}}
+	return &StreamBudget{c: c, b: c.newBudget(), resource: resource}
+}
+
+// request is one (re)connect of the stream as the retry loop sees it: a
+// fresh one per call, since the connecting goroutine and the stream's own
+// loop use the budget concurrently.
+func (s *StreamBudget) request() *request {
+	return &request{method: "STREAM", ref: "/cable", url: "/cable", resource: s.resource}
 }
 
 // Retry runs attempt (one handshake) through the retry loop on this
 // budget, as Client.Retry does on a fresh one.
 func (s *StreamBudget) Retry(ctx context.Context, attempt func(ctx context.Context) error) error {
-	return s.c.retry(ctx, s.r, s.b, attempt)
+	return s.c.retry(ctx, s.request(), s.b, attempt)
 }
 
 // Failed counts e, a failure outside a handshake, as a failed attempt:
@@ -175,7 +181,7 @@ func (s *StreamBudget) Retry(ctx context.Context, attempt func(ctx context.Conte
 func (s *StreamBudget) Failed(ctx context.Context, e *Error) (err *Error, spent bool) {
 	d := reliability.Classify(reliability.Attempt{Err: e, Idempotent: true})
 	d.Reason = "stream " + e.Message
-	if err := s.c.afterFailure(ctx, s.r, s.b, d, e, false); err != nil {
+	if err := s.c.afterFailure(ctx, s.request(), s.b, d, e, false); err != nil {
 		return err, err.Code != CodeCancelled
 	}
 	return nil, false
@@ -188,7 +194,7 @@ func (s *StreamBudget) Restart() { s.b.restart() }
 func (s *StreamBudget) Retries() int { return s.c.policy.Retries() }
 
 // Cancelled is the CANCELLED error of the stream.
-func (s *StreamBudget) Cancelled(ctx context.Context) *Error { return s.c.cancelled(ctx, s.r) }
+func (s *StreamBudget) Cancelled(ctx context.Context) *Error { return s.c.cancelled(ctx, s.request()) }
 
 // HandshakeError types a non-101 answer to a handshake like any HTTP error
 // answer, its Retry-After included.
@@ -198,14 +204,14 @@ func (s *StreamBudget) HandshakeError(resp *http.Response) *Error {
 		body, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBodyBytes))
 	}
 	return s.c.httpError(&response{status: resp.StatusCode, header: resp.Header, body: body,
-		meta: &Response{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}}, s.r)
+		meta: &Response{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}}, s.request())
 }
 
 // TransportError types a connection failure of the stream (no answer, a
 // reset, a timeout when timedOut).
 func (s *StreamBudget) TransportError(err error, timedOut bool) *Error {
-	e := transportError(err, timedOut, s.r)
-	e.Resource = s.r.resource
+	e := transportError(err, timedOut, s.request())
+	e.Resource = s.resource
 	return e
 }
 

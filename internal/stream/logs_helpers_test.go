@@ -54,7 +54,7 @@ func newStreamAPI(t testing.TB, cfg streamAPIConfig) *streamAPI {
 		cfg.line = 5 * time.Millisecond
 	}
 	if cfg.ping == 0 {
-		cfg.ping = 200 * time.Millisecond
+		cfg.ping = 500 * time.Millisecond
 	}
 	a := &streamAPI{t: t}
 	a.cable = cable.New(cable.Config{
