@@ -276,6 +276,9 @@ func readKeys(ctx context.Context, in io.Reader, input chan<- stream.Input, leav
 		for _, b := range buf[:n] {
 			switch {
 			case escaped && (b == 'q' || b == 'Q' || b == escapeKey || b == '.'):
+				if len(send) > 0 {
+					sendInput(ctx, input, send) // what was typed before it still goes
+				}
 				leave()
 				return
 			case escaped:

@@ -221,9 +221,9 @@ func (k *keeper) confirmed(c *conn) error {
 	c.confirmed, c.confirmedAt = true, time.Now()
 	if k.expiryTried {
 		k.expiryTried = false
-		k.c.Tracef("stream: subscription confirmed: %s; expiry recovery done (%d expiry messages ignored meanwhile)", c.identifier, k.ignoredNow)
+		k.c.Tracef("stream: subscription confirmed: %s; expiry recovery done (%d expiry messages ignored meanwhile)", traceable(c.identifier), k.ignoredNow)
 	} else {
-		k.c.Tracef("stream: subscription confirmed: %s", c.identifier)
+		k.c.Tracef("stream: subscription confirmed: %s", traceable(c.identifier))
 	}
 	for _, old := range k.conns {
 		if old != c {
@@ -501,7 +501,7 @@ func (k *keeper) rejected(ctx context.Context, c *conn) error {
 	if !k.everConfirmed || k.ch.oneShot() {
 		return &client.Error{Code: client.CodeForbidden, Resource: k.resource,
 			Message: "the server rejected the " + k.ch.what() + " subscription",
-			Details: k.details(map[string]any{"channel": c.identifier})}
+			Details: k.details(map[string]any{"channel": traceable(c.identifier)})}
 	}
 	e := k.expiredError("the server refused to renew the session (subscription rejected)")
 	e.Details["reason"] = "subscription_rejected"
@@ -611,6 +611,21 @@ func (k *keeper) shutdown(cancel context.CancelFunc) {
 	default:
 	}
 	k.c.Tracef("stream: %s ended (%d expiry recoveries, %d expiry messages ignored)", k.ch.what(), k.recoveries, k.ignored)
+}
+
+// traceable is an identifier as the debug trace may show it: a command
+// typed by the user may hold a secret, so it is masked.
+func traceable(identifier string) string {
+	var id map[string]any
+	if json.Unmarshal([]byte(identifier), &id) != nil {
+		return "(identifier)"
+	}
+	if _, ok := id["command"]; ok {
+		id["command"] = "[REDACTED]"
+		b, _ := json.Marshal(id)
+		return string(b)
+	}
+	return identifier
 }
 
 // oneLine collapses control characters and caps the length of a server

@@ -370,3 +370,17 @@ func BenchmarkExec(b *testing.B) {
 		}
 	}
 }
+
+// A command may carry a secret: the debug trace masks it.
+func TestExecTraceMasksTheCommand(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{})
+	c, trace := a.client(streamKey)
+	res, err := Exec(context.Background(), c, ExecRequest{Playground: "preview", Command: "echo hunter2-secret"})
+	if err != nil || res.Output != "hunter2-secret\n" {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	out := trace.String()
+	if strings.Contains(out, "hunter2") || !strings.Contains(out, `"command":"[REDACTED]"`) {
+		t.Fatalf("trace:\n%s", out)
+	}
+}
