@@ -86,6 +86,7 @@ type conn struct {
 	confirmed   bool
 	confirmedAt time.Time
 	progressed  bool      // a message moved the stream, or it stayed up one ping interval
+	expired     bool      // its session expired: it can no longer make progress
 	beat        time.Time // last frame of any kind
 	lastPing    time.Time
 	gaps        [4]time.Duration // the last gaps between pings
@@ -200,6 +201,7 @@ func (k *keeper) expired(ctx context.Context, c *conn) error {
 		}
 		return nil
 	}
+	c.expired = true
 	if k.ch.oneShot() {
 		return k.unknownOutcome(k.expiredError("the session expired"))
 	}
@@ -463,7 +465,7 @@ func (k *keeper) tick(ctx context.Context) error {
 		return nil
 	}
 	now := time.Now()
-	if c.confirmed && !c.progressed && now.Sub(c.confirmedAt) >= k.interval {
+	if c.confirmed && !c.progressed && !c.expired && now.Sub(c.confirmedAt) >= k.interval {
 		k.progress(c)
 	}
 	if now.Sub(c.beat) > 2*k.interval {

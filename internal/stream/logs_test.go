@@ -392,3 +392,22 @@ func TestTraceNeverShowsSecrets(t *testing.T) {
 		}
 	}
 }
+
+// An expired session is not progress, however long its recovery takes:
+// the old connection outliving a ping interval while the renewal waits
+// does not give the budget back.
+func TestASlowRecoveryIsNotProgress(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{ping: time.Hour})
+	a.cable.SetFaults(cable.Faults{ExpireRate: 1})
+	a.beforeCableURL = func(n int64) {
+		if n >= 2 {
+			time.Sleep(150 * time.Millisecond) // longer than the ping interval below
+		}
+	}
+	c, _ := a.client(streamKey)
+	_, err := follow(t, c, FollowOptions{PingInterval: 50 * time.Millisecond}, atLeast(1))
+	mustCode(t, err, client.CodeSessionExpired)
+	if st, want := a.cable.Stats(), c.Policy().Attempts(); st.Connections != want {
+		t.Fatalf("connections = %d, want %d", st.Connections, want)
+	}
+}
