@@ -209,19 +209,35 @@ func rawSession(ctx context.Context, c *client.Client, ios *output.IOStreams, so
 		return 0, false, errors.New("a terminal session needs stdin and stdout to be terminals")
 	}
 	so.Cols, so.Rows, _ = term.GetSize(int(out.Fd()))
+	err = inRawMode(in, func(guard func()) error {
+		code, left, err = terminalSession(ctx, c, ios, in, out, so, guard)
+		return err
+	})
+	return code, left, err
+}
+
+// inRawMode runs session with the terminal in raw mode and restores the
+// terminal however session ends: a return, a panic in it, or a panic in a
+// goroutine it started with `defer guard()` at its top.
+func inRawMode(in *os.File, session func(guard func()) error) error {
 	state, err := term.MakeRaw(int(in.Fd()))
 	if err != nil {
-		return 0, false, fmt.Errorf("cannot put the terminal in raw mode: %w", err)
+		return fmt.Errorf("cannot put the terminal in raw mode: %w", err)
 	}
 	var once sync.Once
 	restore := func() { once.Do(func() { _ = term.Restore(int(in.Fd()), state) }) }
-	defer func() {
-		restore()
+	defer restore() // deferred calls run on a panic too
+	guard := func() {
 		if r := recover(); r != nil {
+			restore()
 			panic(r)
 		}
-	}()
+	}
+	return session(guard)
+}
 
+// terminalSession is rawSession once the terminal is raw.
+func terminalSession(ctx context.Context, c *client.Client, ios *output.IOStreams, in, out *os.File, so stream.ShellOptions, guard func()) (code int, left bool, err error) {
 	ctx, leave := context.WithCancel(ctx)
 	defer leave()
 	var leaving atomic.Bool
@@ -229,12 +245,7 @@ func rawSession(ctx context.Context, c *client.Client, ios *output.IOStreams, so
 	stopWinch := watchWindowSize(ctx, out, input)
 	defer stopWinch()
 	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				restore()
-				panic(r)
-			}
-		}()
+		defer guard()
 		readKeys(ctx, in, input, func() {
 			leaving.Store(true)
 			leave()
@@ -254,13 +265,12 @@ func rawSession(ctx context.Context, c *client.Client, ios *output.IOStreams, so
 		}
 		return nil
 	})
-	restore()
 	if leaving.Load() && client.IsCancelled(err) {
-		fmt.Fprintln(ios.ErrOut)
+		fmt.Fprint(ios.ErrOut, "\r\n")
 		return 0, true, nil
 	}
 	if err == nil {
-		fmt.Fprintln(ios.ErrOut) // the remote prompt left the cursor mid-line
+		fmt.Fprint(ios.ErrOut, "\r\n") // the remote prompt left the cursor mid-line
 	}
 	return code, false, err
 }
