@@ -10,6 +10,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/stream"
 )
 
 // LogsOptions are the inputs of `fibe playgrounds logs`.
@@ -141,9 +142,9 @@ func checkService(ctx context.Context, c *client.Client, opts *LogsOptions) erro
 func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 	ios := opts.Factory.IOStreams
 	cs := ios.ColorScheme()
-	fo := client.FollowOptions{Service: opts.Service, Tail: opts.Tail}
+	fo := stream.FollowOptions{Service: opts.Service, Tail: opts.Tail}
 	width := 6 // widest service name so far, so the prefixes line up
-	err := c.Playgrounds.FollowLogs(ctx, opts.Ref, fo, func(l client.LogLine) error {
+	err := stream.Follow(ctx, c, opts.Ref, fo, func(l stream.LogLine) error {
 		if ios.JSON() {
 			return ios.PrintJSONLine(l)
 		}

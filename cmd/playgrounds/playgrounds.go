@@ -31,6 +31,7 @@ func NewCmdPlaygrounds(f *cmdutil.Factory) *cobra.Command {
 		NewCmdWait(f, nil),
 		NewCmdLogs(f, nil),
 		NewCmdExtend(f, nil),
+		NewCmdShell(f, nil),
 	)
 	return cmd
 }

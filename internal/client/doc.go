@@ -1,5 +1,5 @@
 // Package client is fibe's transport to the Fibe API: the typed Error, the
-// one retry loop, async waiting, live log streams, and the services
+// one retry loop, async waiting, the hooks of live streams, and the services
 // (playgrounds, marquees, async requests, me) the commands are thin shells
 // over. The policy itself (what is retried, how long to wait, when a
 // breaker opens) lives in package reliability; this package applies it.
@@ -60,14 +60,11 @@
 // non-loopback origin is refused. Cancelling the context stops at once and
 // returns CANCELLED saying what to retry or resume.
 //
-// FollowLogs keeps an ActionCable log stream up. Each (re)connect is a
-// request of the loop whose budget is shared until the stream makes
-// progress, and a dropped or silent connection counts as a failed attempt
-// of it, so a flapping server ends the stream after the policy's retries.
-// It resumes after the last sequence number printed. A session_expired
-// message gets exactly one recovery (fresh cable URL, reconnect,
-// resubscribe); further expiries are ignored until a subscription is
-// confirmed again.
+// Live streams (followed logs, the terminal channel) live in package
+// stream, on this package's hooks (cable.go): the cable URL and the
+// credentials a handshake may carry, and a StreamBudget that runs every
+// (re)connect through the retry loop and counts a stream's other failures
+// on the same budget.
 //
 // Options.OnEvent receives progress events and Options.Debug a trace of
 // every attempt, delay, breaker change and poll, with credentials and any

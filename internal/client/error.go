@@ -30,6 +30,7 @@ const (
 	CodeNetwork         = "NETWORK_ERROR"
 	CodeInvalidResponse = "INVALID_RESPONSE"
 	CodeCancelled       = "CANCELLED"
+	CodeSessionExpired  = "SESSION_EXPIRED"
 )
 
 // Error is the one error type every failure reaches the caller as.

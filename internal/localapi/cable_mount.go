@@ -42,6 +42,16 @@ func (s *Server) mountCable() cableMount {
 			})
 			return id, services, ok
 		},
+		Status: func(ref string) string {
+			status := ""
+			_ = s.store.update(s.now(), func(st *state) bool {
+				if pg := st.findPlayground(ref); pg != nil {
+					status = pg.Status
+				}
+				return false
+			})
+			return status
+		},
 		// --speed applies to log output too; pings keep the protocol's
 		// 3 s period because clients time out on missed pings by it.
 		LineInterval: s.scaled(200 * time.Millisecond),
@@ -66,4 +76,13 @@ func (s *Server) closeCable() {
 	if s.cable != nil {
 		s.cable.Close()
 	}
+}
+
+// CableStats counts what the /cable endpoint did (connections, expiries,
+// terminal sessions, ...), for tests.
+func (s *Server) CableStats() cable.Stats {
+	if s.cable == nil {
+		return cable.Stats{}
+	}
+	return s.cable.Stats()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/stream"
 )
 
 func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
@@ -357,7 +358,7 @@ func TestLogsFollowStreamsLinesAsProgress(t *testing.T) {
 	}
 	checkOutput(t, "fibe_logs_follow", res.StructuredContent)
 	var out struct {
-		Lines []client.LogLine `json:"lines"`
+		Lines []stream.LogLine `json:"lines"`
 		Ended string           `json:"ended"`
 	}
 	decode(t, res.StructuredContent, &out)

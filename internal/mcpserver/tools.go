@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/stream"
 )
 
 // Tools returns the registered tools in a stable order. fibe_playgrounds_exec
@@ -831,7 +832,7 @@ func (in logsFollowIn) validate() error { return nonBlank("playground", in.Playg
 
 // followResult is the lines seen and why the stream ended.
 type followResult struct {
-	Lines []client.LogLine `json:"lines"`
+	Lines []stream.LogLine `json:"lines"`
 	Ended string           `json:"ended" jsonschema:"duration or max_lines"`
 }
 
@@ -858,9 +859,9 @@ func logsFollow() *Tool {
 			maxLines := orInt(in.MaxLines, defaultMaxLines)
 			fctx, cancel := context.WithTimeout(ctx, dur)
 			defer cancel()
-			res := followResult{Lines: []client.LogLine{}, Ended: "duration"}
+			res := followResult{Lines: []stream.LogLine{}, Ended: "duration"}
 			errFull := errors.New("max lines")
-			err = cl.Playgrounds.FollowLogs(fctx, in.Playground, client.FollowOptions{Service: in.Service, Tail: in.Tail}, func(l client.LogLine) error {
+			err = stream.Follow(fctx, cl, in.Playground, stream.FollowOptions{Service: in.Service, Tail: in.Tail}, func(l stream.LogLine) error {
 				res.Lines = append(res.Lines, l)
 				c.notify(logText(l))
 				if len(res.Lines) >= maxLines {
@@ -880,7 +881,7 @@ func logsFollow() *Tool {
 		})
 }
 
-func logText(l client.LogLine) string {
+func logText(l stream.LogLine) string {
 	if l.Service != "" {
 		return l.Service + " | " + l.Line
 	}

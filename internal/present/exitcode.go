@@ -34,6 +34,10 @@ func ExitCode(err error) int {
 	if errors.As(err, &flagErr) {
 		return ExitUsage
 	}
+	var status interface{ ExitStatus() int } // a remote command's own exit status
+	if errors.As(err, &status) {
+		return status.ExitStatus()
+	}
 	var authErr *AuthRequiredError
 	if errors.As(err, &authErr) {
 		return ExitAuth

@@ -15,6 +15,14 @@
 // sequence number (since), which is what a reconnecting client sends to
 // resume without losing or repeating a line.
 //
+// PlaygroundTerminalChannel is an interactive shell in a playground's
+// service (terminal.go): a small line shell per subscription (shell.go)
+// with the line discipline of a pseudo-terminal, input and resize
+// messages, output and exit messages, and, as this emulator's additions to
+// the identifier, "tty": false for a script's session (no echo, no prompt)
+// and "command" to run one command and exit with its code. Terminal output
+// goes through the same fault dice as log lines.
+//
 // Faults are injected on the server side of a real connection, so clients are
 // tested as they would run against a misbehaving server: session_expired
 // messages (once, at a rate, or in a burst), dropped connections, rejected

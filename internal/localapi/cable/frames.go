@@ -9,6 +9,8 @@ import (
 const (
 	PlaygroundLogsChannel = "PlaygroundLogsChannel"
 	ContainerLogsChannel  = "ContainerLogsChannel"
+	// PlaygroundTerminalChannel is an interactive shell in a service.
+	PlaygroundTerminalChannel = "PlaygroundTerminalChannel"
 )
 
 // command is a frame sent by the client.
@@ -18,13 +20,22 @@ type command struct {
 	Data       string `json:"data,omitempty"`
 }
 
-// identifier is the decoded subscription identifier of a log channel.
+// identifier is the decoded subscription identifier of a channel.
 type identifier struct {
 	Channel      string          `json:"channel"`
 	PlaygroundID json.RawMessage `json:"playground_id"`
 	ServiceName  string          `json:"service_name"`
 	Tail         *int64          `json:"tail"`
 	Since        *int64          `json:"since"`
+
+	// Terminal channel: the service (default: the first), the window
+	// size, whether a pseudo-terminal is wanted (default true) and one
+	// command to run instead of a shell.
+	Service string `json:"service"`
+	Cols    int    `json:"cols"`
+	Rows    int    `json:"rows"`
+	TTY     *bool  `json:"tty"`
+	Command string `json:"command"`
 }
 
 // playgroundRef returns playground_id as the string Lookup expects: a

@@ -36,6 +36,9 @@ type Config struct {
 	ValidToken func(token string) bool
 	// Lookup resolves a playground id or name to its id and service names.
 	Lookup func(playgroundRef string) (id int64, services []string, ok bool)
+	// Status, when set, tells a playground's status: a terminal opens only
+	// on a running playground.
+	Status func(playgroundRef string) string
 	// LineInterval is the steady rate of each playground's log (0 → 200ms).
 	LineInterval time.Duration
 	// PingInterval is the time between ping frames (0 → 3s).

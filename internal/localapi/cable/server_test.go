@@ -37,11 +37,13 @@ func lookup(ref string) (int64, []string, bool) {
 	switch ref {
 	case "42", "preview":
 		return 42, []string{"web", "worker", "db"}, true
+	case "43":
+		return 43, []string{"web"}, true
 	}
 	return 0, nil, false
 }
 
-func newTestServer(t *testing.T, mod func(*Config)) (*Server, string) {
+func newTestServer(t testing.TB, mod func(*Config)) (*Server, string) {
 	t.Helper()
 	cfg := Config{
 		ValidKey:     func(k string) bool { return k == testKey },
@@ -64,11 +66,11 @@ func newTestServer(t *testing.T, mod func(*Config)) (*Server, string) {
 
 // peer is a bare-bones test client that reads frames with a bound.
 type peer struct {
-	t  *testing.T
+	t  testing.TB
 	ws *websocket.Conn
 }
 
-func dialKey(t *testing.T, url string) *peer {
+func dialKey(t testing.TB, url string) *peer {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -21,9 +21,10 @@ type session struct {
 	start   time.Time
 	changed chan struct{} // faults changed; buffered 1
 
-	mu   sync.Mutex
-	subs map[string]context.CancelFunc
-	wg   sync.WaitGroup
+	mu    sync.Mutex
+	subs  map[string]context.CancelFunc
+	terms map[string]*terminal // terminal subscriptions, by identifier
+	wg    sync.WaitGroup
 }
 
 func newSession(srv *Server, ws *websocket.Conn, cancel context.CancelFunc) *session {
@@ -34,6 +35,7 @@ func newSession(srv *Server, ws *websocket.Conn, cancel context.CancelFunc) *ses
 		start:   time.Now(),
 		changed: make(chan struct{}, 1),
 		subs:    make(map[string]context.CancelFunc),
+		terms:   make(map[string]*terminal),
 	}
 }
 
@@ -105,7 +107,12 @@ func (c *session) readLoop(ctx context.Context) {
 				stop()
 				delete(c.subs, cmd.Identifier)
 			}
+			delete(c.terms, cmd.Identifier)
 			c.mu.Unlock()
+		case "message":
+			if err := c.message(ctx, cmd); err != nil {
+				return
+			}
 		}
 	}
 }
@@ -120,6 +127,10 @@ func (c *session) subscribe(ctx context.Context, raw string) error {
 	if dup {
 		return nil // ActionCable ignores a repeated subscribe
 	}
+	var id identifier
+	if json.Unmarshal([]byte(raw), &id) == nil && id.Channel == PlaygroundTerminalChannel {
+		return c.subscribeTerminal(ctx, raw, id)
+	}
 	log, filter, ok := c.resolve(raw)
 	if !ok || c.srv.rejectSubscribe() {
 		c.srv.count(func(st *Stats) { st.Rejections++ })
@@ -130,8 +141,6 @@ func (c *session) subscribe(ctx context.Context, raw string) error {
 		return err
 	}
 	c.srv.count(func(st *Stats) { st.Subscriptions++ })
-	var id identifier
-	_ = json.Unmarshal([]byte(raw), &id)
 	sctx, stop := context.WithCancel(ctx)
 	c.mu.Lock()
 	c.subs[raw] = stop

@@ -11,4 +11,8 @@ type Stats struct {
 	Pings         int `json:"pings"`         // ping frames sent
 	Expiries      int `json:"expiries"`      // session_expired messages sent
 	Drops         int `json:"drops"`         // connections dropped by fault
+	Terminals     int `json:"terminals"`     // terminal sessions opened (subscriptions confirmed)
+	Inputs        int `json:"inputs"`        // terminal input messages received
+	Outputs       int `json:"outputs"`       // terminal output messages sent
+	Exits         int `json:"exits"`         // terminal exit messages sent
 }

@@ -1,4 +1,4 @@
-package client
+package stream
 
 import (
 	"encoding/base64"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi/cable"
 	"github.com/fibegg/fibe/internal/reliability/reliabilitytest"
 )
@@ -19,7 +20,7 @@ func TestHandshakeRetryAfterIsHonoured(t *testing.T) {
 	a.retryAfter = "1"
 	a.cable503.Store(1)
 	clock := reliabilitytest.NewClock(time.Now())
-	c, trace := a.client(streamKey, func(o *Options) {
+	c, trace := a.client(streamKey, func(o *client.Options) {
 		o.Clock = clock
 		o.Policy.BaseDelay, o.Policy.MaxDelay = 0, 0 // the contract's: jitter would be below 500ms
 	})
@@ -49,7 +50,7 @@ func TestReconnectAfterADropSharesTheBudget(t *testing.T) {
 		}
 		return false
 	})
-	e := mustCode(t, err, CodeInternal)
+	e := mustCode(t, err, client.CodeInternal)
 	if e.Status != 503 || !e.Retryable || e.Resource != "marquee/prod-eu" {
 		t.Fatalf("error %+v", e)
 	}
@@ -86,7 +87,7 @@ func TestCableURLOnAnotherOriginGetsNoAPIKey(t *testing.T) {
 	}
 	for name, vals := range reqs[0].Header {
 		for _, v := range vals {
-			if strings.Contains(v, streamKey) || strings.Contains(v, encodedKey) || strings.Contains(v, cableKeyProtocol) {
+			if strings.Contains(v, streamKey) || strings.Contains(v, encodedKey) || strings.Contains(v, client.CableKeyProtocol) {
 				t.Fatalf("the API key reached 127.0.0.2 in %s: %q", name, v)
 			}
 		}
@@ -95,26 +96,11 @@ func TestCableURLOnAnotherOriginGetsNoAPIKey(t *testing.T) {
 		t.Fatal("the API key reached 127.0.0.2 in the URL")
 	}
 
-	trusted, _ := a.client(streamKey, func(o *Options) { o.TrustedHosts = []string{"127.0.0.2"} })
+	trusted, _ := a.client(streamKey, func(o *client.Options) { o.TrustedHosts = []string{"127.0.0.2"} })
 	if _, err := follow(t, trusted, FollowOptions{}, atLeast(3)); !errors.Is(err, errEnough) {
 		t.Fatalf("err = %v", err)
 	}
 	if got := rec.all()[1].Header.Get("Authorization"); got != "Bearer "+streamKey {
 		t.Fatalf("trusted host got Authorization %q", got)
 	}
-}
-
-// failuresOf is the consecutive failures of one breaker of c.
-func failuresOf(t *testing.T, c *Client, resource string) int {
-	t.Helper()
-	bs, err := c.Breakers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs {
-		if b.Resource == resource {
-			return b.ConsecutiveFailures
-		}
-	}
-	return 0
 }

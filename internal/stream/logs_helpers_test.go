@@ -1,4 +1,4 @@
-package client
+package stream
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi/cable"
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -22,7 +23,7 @@ const streamKey = "fibe_stream_test_key_42"
 // /api/cable_url minting stream tokens, and the real cable server at
 // /cable. Faults are injected on the server side of real connections.
 type streamAPI struct {
-	t      *testing.T
+	t      testing.TB
 	cable  *cable.Server
 	srv    *httptest.Server
 	tokens sync.Map // minted stream tokens
@@ -38,6 +39,8 @@ type streamAPI struct {
 	// beforeCableURL, when set, runs before /api/cable_url answers call n,
 	// so a test can hold a client's recovery until the server is done.
 	beforeCableURL func(n int64)
+	// cableHandler, when set, answers /cable instead of the cable server.
+	cableHandler http.HandlerFunc
 }
 
 type streamAPIConfig struct {
@@ -45,13 +48,13 @@ type streamAPIConfig struct {
 	backlog    int
 }
 
-func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
+func newStreamAPI(t testing.TB, cfg streamAPIConfig) *streamAPI {
 	t.Helper()
 	if cfg.line == 0 {
 		cfg.line = 5 * time.Millisecond
 	}
 	if cfg.ping == 0 {
-		cfg.ping = 50 * time.Millisecond
+		cfg.ping = 500 * time.Millisecond
 	}
 	a := &streamAPI{t: t}
 	a.cable = cable.New(cable.Config{
@@ -73,12 +76,17 @@ func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
 	})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/playgrounds/{ref}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("ref") == "stopped" {
+			writeJSON(w, http.StatusOK, map[string]any{"id": 43, "name": "stopped", "status": "stopped", "marquee_name": "prod-eu"})
+			return
+		}
 		if ref := r.PathValue("ref"); ref != "42" && ref != "preview" {
 			writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": "RESOURCE_NOT_FOUND", "message": "no such playground"}})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"id": 42, "name": "preview", "status": "running",
-			"marquee_id": 3, "marquee_name": "prod-eu"})
+			"marquee_id": 3, "marquee_name": "prod-eu",
+			"services": []map[string]any{{"name": "web", "running": true}, {"name": "worker", "running": true}}})
 	})
 	mux.HandleFunc("GET /api/cable_url", func(w http.ResponseWriter, r *http.Request) {
 		if a.noCableURL.Load() {
@@ -99,6 +107,10 @@ func newStreamAPI(t *testing.T, cfg streamAPIConfig) *streamAPI {
 			"expires_at": time.Now().Add(time.Minute).UTC().Format(time.RFC3339)})
 	})
 	mux.HandleFunc("/cable", func(w http.ResponseWriter, r *http.Request) {
+		if a.cableHandler != nil {
+			a.cableHandler(w, r)
+			return
+		}
 		if n := a.cable503.Load(); n != 0 {
 			a.cable503.CompareAndSwap(n, max(n-1, -1))
 			a.cable503Sent.Add(1)
@@ -125,15 +137,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // client is a Client for a with short backoff delays; mod adjusts the options.
-func (a *streamAPI) client(key string, mod ...func(*Options)) (*Client, *lockedBuffer) {
+func (a *streamAPI) client(key string, mod ...func(*client.Options)) (*client.Client, *lockedBuffer) {
 	a.t.Helper()
 	trace := &lockedBuffer{}
-	opts := Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
+	opts := client.Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
 		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond, AttemptTimeout: 5 * time.Second}}
 	for _, m := range mod {
 		m(&opts)
 	}
-	c, err := New(opts)
+	c, err := client.New(opts)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -145,12 +157,12 @@ var errEnough = errors.New("enough lines")
 // follow streams playground "preview" until stop says enough (emit then
 // returns errEnough), FollowLogs fails, or a generous bound passes (a test
 // failure).
-func follow(t *testing.T, c *Client, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
+func follow(t *testing.T, c *client.Client, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
 	t.Helper()
 	return followRef(t, c, "preview", opts, stop)
 }
 
-func followRef(t *testing.T, c *Client, ref string, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
+func followRef(t *testing.T, c *client.Client, ref string, opts FollowOptions, stop func(lines []LogLine) bool) ([]LogLine, error) {
 	t.Helper()
 	if opts.PingInterval == 0 {
 		opts.PingInterval = 10 * time.Second // stale detection has its own test
@@ -158,7 +170,7 @@ func followRef(t *testing.T, c *Client, ref string, opts FollowOptions, stop fun
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var lines []LogLine
-	err := c.Playgrounds.FollowLogs(ctx, ref, opts, func(l LogLine) error {
+	err := Follow(ctx, c, ref, opts, func(l LogLine) error {
 		lines = append(lines, l)
 		if stop(lines) {
 			return errEnough
@@ -190,11 +202,11 @@ func assertContiguous(t *testing.T, lines []LogLine, first int64) {
 	}
 }
 
-func mustCode(t *testing.T, err error, code string) *Error {
+func mustCode(t *testing.T, err error, code string) *client.Error {
 	t.Helper()
-	e, ok := AsError(err)
+	e, ok := client.AsError(err)
 	if !ok || e.Code != code {
-		t.Fatalf("error %v (%T), want a *Error with code %s", err, err, code)
+		t.Fatalf("error %v (%T), want a *client.Error with code %s", err, err, code)
 	}
 	return e
 }

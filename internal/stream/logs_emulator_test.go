@@ -1,4 +1,4 @@
-package client
+package stream
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
 // emulatorStream runs the local API emulator on 127.0.0.1 with one
 // running playground, "pv" on marquee prod-eu.
-func emulatorStream(t *testing.T) (*localapi.Server, *Client, *lockedBuffer) {
+func emulatorStream(t *testing.T) (*localapi.Server, *client.Client, *lockedBuffer) {
 	t.Helper()
 	emu, err := localapi.New(localapi.Config{Seed: 3, Speed: 50})
 	if err != nil {
@@ -26,7 +27,7 @@ func emulatorStream(t *testing.T) (*localapi.Server, *Client, *lockedBuffer) {
 		srv.Close()
 	})
 	trace := &lockedBuffer{}
-	c, err := New(Options{BaseURL: srv.URL, APIKey: localapi.DefaultAPIKey, Debug: trace,
+	c, err := client.New(client.Options{BaseURL: srv.URL, APIKey: localapi.DefaultAPIKey, Debug: trace,
 		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
@@ -34,14 +35,14 @@ func emulatorStream(t *testing.T) (*localapi.Server, *Client, *lockedBuffer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, _, err := c.Playgrounds.Create(ctx, map[string]any{"name": "pv", "playspec_id": "web", "marquee_id": "prod-eu"},
-		MutationOptions{}, WaitOptions{}); err != nil {
+		client.MutationOptions{}, client.WaitOptions{}); err != nil {
 		t.Fatalf("create playground: %v", err)
 	}
 	return emu, c, trace
 }
 
 // followEmulator streams "pv" until stop says enough.
-func followEmulator(t *testing.T, c *Client, opts FollowOptions, stop func([]LogLine) bool) ([]LogLine, error) {
+func followEmulator(t *testing.T, c *client.Client, opts FollowOptions, stop func([]LogLine) bool) ([]LogLine, error) {
 	t.Helper()
 	return followRef(t, c, "pv", opts, stop)
 }
@@ -92,11 +93,11 @@ func TestEmulatorPersistentExpiryAndReject(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := followEmulator(t, c, FollowOptions{}, atLeast(1))
-	mustCode(t, err, CodeUnauthorized)
+	mustCode(t, err, client.CodeSessionExpired)
 
 	if err := emu.SetChaos("cable-reject=1"); err != nil {
 		t.Fatal(err)
 	}
 	_, err = followEmulator(t, c, FollowOptions{}, atLeast(1))
-	mustCode(t, err, CodeForbidden)
+	mustCode(t, err, client.CodeForbidden)
 }

@@ -1,4 +1,4 @@
-package client
+package stream
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi/cable"
 )
 
@@ -118,21 +119,61 @@ func TestExpiryAfterACleanReconnectGetsItsAttemptAgain(t *testing.T) {
 	}
 }
 
-func TestPersistentExpiryEndsWithATypedError(t *testing.T) {
+// A session that expires right after every confirmation cannot make
+// progress: each expiry gets its recovery, each costs one retry of the
+// budget, and the stream ends with SESSION_EXPIRED (exit 12), not an auth
+// error, after the same number of retries as a request.
+func TestPersistentExpiryEndsWithSessionExpired(t *testing.T) {
 	// Pings are slow, so the only progress a session could show is a line.
 	a := newStreamAPI(t, streamAPIConfig{ping: time.Second})
 	a.cable.SetFaults(cable.Faults{ExpireRate: 1})
 	c, _ := a.client(streamKey)
 	lines, err := follow(t, c, FollowOptions{}, atLeast(1))
-	e := mustCode(t, err, CodeUnauthorized)
-	if e.Details["reason"] != "session_expired" || e.Resource != "marquee/prod-eu" {
+	e := mustCode(t, err, client.CodeSessionExpired)
+	if e.Details["reason"] != "session_expired" || e.Resource != "marquee/prod-eu" || e.Status != 0 {
 		t.Fatalf("error %+v", e)
 	}
 	if len(lines) != 0 {
 		t.Fatalf("got %d lines from sessions that always expire", len(lines))
 	}
-	if st := a.cable.Stats(); st.Connections != 2 {
-		t.Fatalf("connections = %d, want 2 (one recovery, then the error)", st.Connections)
+	if st, want := a.cable.Stats(), c.Policy().Attempts(); st.Connections != want {
+		t.Fatalf("connections = %d, want %d (the first and one recovery per retry)", st.Connections, want)
+	}
+}
+
+// Intermittent expiries never end a stream that makes progress between
+// them: every expiry after a confirmed subscription gets its recovery.
+func TestIntermittentExpiriesNeverEndAWorkingStream(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{})
+	a.cable.SetFaults(cable.Faults{ExpireRate: 0.3})
+	c, _ := a.client(streamKey)
+	lines, err := follow(t, c, FollowOptions{}, atLeast(40))
+	if !errors.Is(err, errEnough) {
+		t.Fatalf("err = %v", err)
+	}
+	assertContiguous(t, lines, lines[0].Seq)
+	if st := a.cable.Stats(); st.Expiries < 5 {
+		t.Fatalf("only %d expiries; the fault did not bite", st.Expiries)
+	}
+}
+
+// Recoveries that are refused (the renewed subscription is rejected) end
+// the stream with SESSION_EXPIRED once the budget is spent.
+func TestRefusedRecoveriesEndWithSessionExpired(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{ping: time.Second})
+	c, _ := a.client(streamKey)
+	_, err := follow(t, c, FollowOptions{}, func(l []LogLine) bool {
+		if len(l) == 5 {
+			a.cable.SetFaults(cable.Faults{ExpireOnce: true, RejectRate: 1})
+		}
+		return false
+	})
+	e := mustCode(t, err, client.CodeSessionExpired)
+	if e.Details["reason"] != "subscription_rejected" {
+		t.Fatalf("error %+v", e)
+	}
+	if st, want := a.cable.Stats(), c.Policy().Attempts(); st.Rejections != want {
+		t.Fatalf("rejections = %d, want %d", st.Rejections, want)
 	}
 }
 
@@ -170,7 +211,7 @@ func TestDropsWithoutProgressEndWithATypedError(t *testing.T) {
 	a.cable.SetFaults(cable.Faults{DropRate: 1})
 	c, _ := a.client(streamKey)
 	_, err := follow(t, c, FollowOptions{}, atLeast(1))
-	e := mustCode(t, err, CodeNetwork)
+	e := mustCode(t, err, client.CodeNetwork)
 	if !e.Retryable || !strings.Contains(e.Message, "without progress") {
 		t.Fatalf("error %+v", e)
 	}
@@ -180,19 +221,45 @@ func TestDropsWithoutProgressEndWithATypedError(t *testing.T) {
 	}
 }
 
-func TestMissedPingsReconnect(t *testing.T) {
-	a := newStreamAPI(t, streamAPIConfig{ping: 20 * time.Millisecond})
-	a.cable.SetFaults(cable.Faults{NoPing: true})
+// Liveness is two ping intervals as the server shows them: the client
+// starts with the 3 s default, learns the server's 30 ms period from its
+// pings, and once the pings stop reconnects a quiet stream (no lines) after
+// two of those, not after 6 s. A quiet stream that stays up makes
+// progress, so it is reconnected for ever rather than given up.
+func TestMissedPingsReconnectAfterTwoServerIntervals(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{ping: 30 * time.Millisecond, line: time.Hour})
 	c, trace := a.client(streamKey)
-	lines, err := follow(t, c, FollowOptions{PingInterval: 20 * time.Millisecond}, func(l []LogLine) bool {
-		return a.cable.Stats().Connections >= 3 && len(l) >= 30
-	})
-	if !errors.Is(err, errEnough) {
-		t.Fatalf("err = %v", err)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- Follow(ctx, c, "preview", FollowOptions{}, func(LogLine) error { return nil })
+	}()
+	waitUntil(t, "two pings", func() bool { return a.cable.Stats().Pings >= 3 })
+	start := time.Now()
+	a.cable.SetFaults(cable.Faults{NoPing: true})
+	waitUntil(t, "two reconnects", func() bool { return a.cable.Stats().Connections >= 3 })
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("reconnecting took %s: the client did not use the server's ping interval", took)
 	}
-	assertContiguous(t, lines, lines[0].Seq)
+	cancel()
+	if err := <-done; !client.IsCancelled(err) {
+		t.Fatalf("err = %v, want CANCELLED", err)
+	}
 	if !strings.Contains(trace.String(), "no ping for two intervals") {
-		t.Fatal("trace does not name the missed pings")
+		t.Fatalf("trace does not name the missed pings:\n%s", trace.String())
+	}
+}
+
+// waitUntil polls cond until it holds or a generous bound passes.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
 
@@ -201,7 +268,7 @@ func TestRejectedSubscriptionIsAnError(t *testing.T) {
 	a.cable.SetFaults(cable.Faults{RejectRate: 1})
 	c, _ := a.client(streamKey)
 	_, err := follow(t, c, FollowOptions{}, atLeast(1))
-	mustCode(t, err, CodeForbidden)
+	mustCode(t, err, client.CodeForbidden)
 	if st := a.cable.Stats(); st.Connections != 1 || st.Rejections != 1 {
 		t.Fatalf("stats %+v", st)
 	}
@@ -212,7 +279,7 @@ func TestUnauthorizedHandshakeIsNotRetried(t *testing.T) {
 	a.badTokens.Store(true)
 	c, _ := a.client("fibe_wrong_key")
 	_, err := follow(t, c, FollowOptions{}, atLeast(1))
-	e := mustCode(t, err, CodeUnauthorized)
+	e := mustCode(t, err, client.CodeUnauthorized)
 	if e.Status != 401 || e.Retryable {
 		t.Fatalf("error %+v", e)
 	}
@@ -233,7 +300,7 @@ func TestFallbackToTheAPIKeyWithoutCableURL(t *testing.T) {
 
 	bad, _ := a.client("fibe_wrong_key")
 	_, err = follow(t, bad, FollowOptions{}, atLeast(1))
-	mustCode(t, err, CodeUnauthorized)
+	mustCode(t, err, client.CodeUnauthorized)
 }
 
 func TestHandshakeFailuresGoThroughTheMarqueeBreaker(t *testing.T) {
@@ -241,7 +308,7 @@ func TestHandshakeFailuresGoThroughTheMarqueeBreaker(t *testing.T) {
 	a.cable503.Store(-1)
 	c, _ := a.client(streamKey)
 	_, err := follow(t, c, FollowOptions{}, atLeast(1))
-	e := mustCode(t, err, CodeInternal)
+	e := mustCode(t, err, client.CodeInternal)
 	if e.Status != 503 || !e.Retryable || e.Resource != "marquee/prod-eu" {
 		t.Fatalf("error %+v", e)
 	}
@@ -251,15 +318,15 @@ func TestHandshakeFailuresGoThroughTheMarqueeBreaker(t *testing.T) {
 
 	// With a budget of five retries the fifth failure opens the breaker and
 	// the sixth attempt is not sent.
-	c, _ = a.client(streamKey, func(o *Options) { o.Policy.MaxRetries = 5 })
+	c, _ = a.client(streamKey, func(o *client.Options) { o.Policy.MaxRetries = 5 })
 	_, err = follow(t, c, FollowOptions{}, atLeast(1))
-	e = mustCode(t, err, CodeCircuitOpen)
+	e = mustCode(t, err, client.CodeCircuitOpen)
 	if !strings.Contains(e.Message, "marquee/prod-eu") {
 		t.Fatalf("message %q does not name the marquee", e.Message)
 	}
 	// The next stream is refused before anything is sent.
 	_, err = follow(t, c, FollowOptions{}, atLeast(1))
-	mustCode(t, err, CodeCircuitOpen)
+	mustCode(t, err, client.CodeCircuitOpen)
 }
 
 func TestCancelEndsTheStreamCleanly(t *testing.T) {
@@ -270,7 +337,7 @@ func TestCancelEndsTheStreamCleanly(t *testing.T) {
 	n := 0
 	done := make(chan error, 1)
 	go func() {
-		done <- c.Playgrounds.FollowLogs(ctx, "preview", FollowOptions{PingInterval: 10 * time.Second}, func(LogLine) error {
+		done <- Follow(ctx, c, "preview", FollowOptions{PingInterval: 10 * time.Second}, func(LogLine) error {
 			if n++; n == 3 {
 				cancel()
 			}
@@ -279,8 +346,8 @@ func TestCancelEndsTheStreamCleanly(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		e := mustCode(t, err, CodeCancelled)
-		if !IsCancelled(err) || !errors.Is(err, context.Canceled) {
+		e := mustCode(t, err, client.CodeCancelled)
+		if !client.IsCancelled(err) || !errors.Is(err, context.Canceled) {
 			t.Fatalf("error %+v", e)
 		}
 	case <-time.After(10 * time.Second):
@@ -299,8 +366,8 @@ func TestCancelEndsTheStreamCleanly(t *testing.T) {
 func TestUnknownPlaygroundIsNotFound(t *testing.T) {
 	a := newStreamAPI(t, streamAPIConfig{})
 	c, _ := a.client(streamKey)
-	err := c.Playgrounds.FollowLogs(context.Background(), "nope", FollowOptions{}, func(LogLine) error { return nil })
-	mustCode(t, err, CodeNotFound)
+	err := Follow(context.Background(), c, "nope", FollowOptions{}, func(LogLine) error { return nil })
+	mustCode(t, err, client.CodeNotFound)
 }
 
 func TestTraceNeverShowsSecrets(t *testing.T) {
@@ -323,5 +390,24 @@ func TestTraceNeverShowsSecrets(t *testing.T) {
 		if strings.Contains(out, secret) {
 			t.Fatalf("trace shows %q:\n%s", secret, out)
 		}
+	}
+}
+
+// An expired session is not progress, however long its recovery takes:
+// the old connection outliving a ping interval while the renewal waits
+// does not give the budget back.
+func TestASlowRecoveryIsNotProgress(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{ping: time.Hour})
+	a.cable.SetFaults(cable.Faults{ExpireRate: 1})
+	a.beforeCableURL = func(n int64) {
+		if n >= 2 {
+			time.Sleep(150 * time.Millisecond) // longer than the ping interval below
+		}
+	}
+	c, _ := a.client(streamKey)
+	_, err := follow(t, c, FollowOptions{PingInterval: 50 * time.Millisecond}, atLeast(1))
+	mustCode(t, err, client.CodeSessionExpired)
+	if st, want := a.cable.Stats(), c.Policy().Attempts(); st.Connections != want {
+		t.Fatalf("connections = %d, want %d", st.Connections, want)
 	}
 }

@@ -1,33 +1,17 @@
-package client
+package stream
 
 import (
 	"encoding/json"
 	"strings"
 )
 
-// ActionCable names used by the log stream.
+// ActionCable names.
 const (
-	cableProtocol         = "actioncable-v1-json"
-	cableKeyProtocol      = "fibe-api-key."
-	playgroundLogsChannel = "PlaygroundLogsChannel"
-	containerLogsChannel  = "ContainerLogsChannel"
-	statusSessionExpired  = "session_expired"
+	playgroundLogsChannel     = "PlaygroundLogsChannel"
+	containerLogsChannel      = "ContainerLogsChannel"
+	playgroundTerminalChannel = "PlaygroundTerminalChannel"
+	statusSessionExpired      = "session_expired"
 )
-
-// logIdentifier is the subscription identifier of a log channel. Field
-// order is fixed so the identifier string is stable.
-type logIdentifier struct {
-	Channel      string `json:"channel"`
-	PlaygroundID int64  `json:"playground_id"`
-	ServiceName  string `json:"service_name,omitempty"`
-	Tail         int    `json:"tail,omitempty"`
-	Since        *int64 `json:"since,omitempty"`
-}
-
-func (id logIdentifier) String() string {
-	b, _ := json.Marshal(id)
-	return string(b)
-}
 
 // subscribeCommand is the frame that subscribes to identifier.
 func subscribeCommand(identifier string) []byte {
@@ -38,7 +22,19 @@ func subscribeCommand(identifier string) []byte {
 	return b
 }
 
-// frameKind is what an incoming frame means to the follower.
+// messageCommand is the frame that sends data (a JSON object) to the
+// channel of identifier, as ActionCable's perform does.
+func messageCommand(identifier string, data any) []byte {
+	d, _ := json.Marshal(data)
+	b, _ := json.Marshal(struct {
+		Command    string `json:"command"`
+		Identifier string `json:"identifier"`
+		Data       string `json:"data"`
+	}{"message", identifier, string(d)})
+	return b
+}
+
+// frameKind is what an incoming frame means to a stream.
 type frameKind int
 
 const (
@@ -47,24 +43,24 @@ const (
 	framePing                        // the server is alive
 	frameConfirm                     // our subscription is confirmed
 	frameReject                      // our subscription is rejected
-	frameLog                         // one log line
+	frameMessage                     // a message of our channel
 	frameExpired                     // the session is gone
 	frameDisconnect                  // the server is closing the connection
 )
 
-// cableFrame is a decoded server frame.
-type cableFrame struct {
+// frame is a decoded server frame.
+type frame struct {
 	kind      frameKind
-	line      LogLine
-	reason    string // disconnect reason
-	reconnect bool   // disconnect: whether the server invites a reconnect
+	message   json.RawMessage // frameMessage: the channel's payload
+	reason    string          // disconnect reason
+	reconnect bool            // disconnect: whether the server invites a reconnect
 }
 
 // parseFrame decodes one server frame of the subscription identifier.
 // Both shapes of the expiry message are understood: {"status":
 // "session_expired"} and {"type":"status","status":"session_expired"}, as a
 // channel message or as a frame of its own.
-func parseFrame(data []byte, identifier string) (cableFrame, bool) {
+func parseFrame(data []byte, identifier string) (frame, bool) {
 	var raw struct {
 		Type       string          `json:"type"`
 		Identifier string          `json:"identifier"`
@@ -74,49 +70,44 @@ func parseFrame(data []byte, identifier string) (cableFrame, bool) {
 		Reconnect  *bool           `json:"reconnect"`
 	}
 	if json.Unmarshal(data, &raw) != nil {
-		return cableFrame{}, false
+		return frame{}, false
 	}
 	switch raw.Type {
 	case "welcome":
-		return cableFrame{kind: frameWelcome}, true
+		return frame{kind: frameWelcome}, true
 	case "ping":
-		return cableFrame{kind: framePing}, true
+		return frame{kind: framePing}, true
 	case "confirm_subscription":
-		return cableFrame{kind: ours(raw.Identifier, identifier, frameConfirm)}, true
+		return frame{kind: ours(raw.Identifier, identifier, frameConfirm)}, true
 	case "reject_subscription":
 		// Some servers omit the identifier on a reject; with one
 		// subscription per connection it can only be ours.
 		if raw.Identifier == "" {
-			return cableFrame{kind: frameReject}, true
+			return frame{kind: frameReject}, true
 		}
-		return cableFrame{kind: ours(raw.Identifier, identifier, frameReject)}, true
+		return frame{kind: ours(raw.Identifier, identifier, frameReject)}, true
 	case "disconnect":
 		if raw.Reason == statusSessionExpired {
-			return cableFrame{kind: frameExpired}, true
+			return frame{kind: frameExpired}, true
 		}
-		return cableFrame{kind: frameDisconnect, reason: raw.Reason, reconnect: raw.Reconnect == nil || *raw.Reconnect}, true
+		return frame{kind: frameDisconnect, reason: raw.Reason, reconnect: raw.Reconnect == nil || *raw.Reconnect}, true
 	}
 	if raw.Status == statusSessionExpired {
-		return cableFrame{kind: frameExpired}, true
+		return frame{kind: frameExpired}, true
 	}
-	if len(raw.Message) == 0 || ours(raw.Identifier, identifier, frameLog) != frameLog {
-		return cableFrame{kind: frameOther}, true
+	if len(raw.Message) == 0 || ours(raw.Identifier, identifier, frameMessage) != frameMessage {
+		return frame{kind: frameOther}, true
 	}
 	var msg struct {
-		Type   string `json:"type"`
 		Status string `json:"status"`
-		LogLine
 	}
 	if json.Unmarshal(raw.Message, &msg) != nil {
-		return cableFrame{}, false
+		return frame{}, false
 	}
-	switch {
-	case msg.Status == statusSessionExpired:
-		return cableFrame{kind: frameExpired}, true
-	case msg.Type == "log" || (msg.Type == "" && msg.Seq > 0):
-		return cableFrame{kind: frameLog, line: msg.LogLine}, true
+	if msg.Status == statusSessionExpired {
+		return frame{kind: frameExpired}, true
 	}
-	return cableFrame{kind: frameOther}, true
+	return frame{kind: frameMessage, message: raw.Message}, true
 }
 
 func ours(got, want string, kind frameKind) frameKind {

@@ -1,6 +1,7 @@
-package client
+package stream
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestParseFrameShapes(t *testing.T) {
 		{"confirm re-encoded", `{"type":"confirm_subscription","identifier":` + strconv.Quote(respaced) + `}`, frameConfirm},
 		{"confirm of another", `{"type":"confirm_subscription","identifier":"{\"channel\":\"X\"}"}`, frameOther},
 		{"reject without identifier", `{"type":"reject_subscription"}`, frameReject},
-		{"log", `{"identifier":` + strconv.Quote(id) + `,"message":{"type":"log","seq":7,"line":"hi","service":"web","stream":"stdout","timestamp":"t"}}`, frameLog},
+		{"log", `{"identifier":` + strconv.Quote(id) + `,"message":{"type":"log","seq":7,"line":"hi","service":"web","stream":"stdout","timestamp":"t"}}`, frameMessage},
 		{"log of another", `{"identifier":"{\"channel\":\"X\"}","message":{"type":"log","seq":7}}`, frameOther},
 		{"expired message", `{"identifier":` + strconv.Quote(id) + `,"message":{"status":"session_expired"}}`, frameExpired},
 		{"expired typed message", `{"identifier":` + strconv.Quote(id) + `,"message":{"type":"status","status":"session_expired"}}`, frameExpired},
@@ -35,8 +36,8 @@ func TestParseFrameShapes(t *testing.T) {
 		}
 	}
 	fr, _ := parseFrame([]byte(`{"identifier":`+strconv.Quote(id)+`,"message":{"type":"log","seq":7,"line":"hi","service":"web","stream":"stdout","timestamp":"t"}}`), id)
-	if fr.line != (LogLine{Seq: 7, Line: "hi", Service: "web", Stream: "stdout", Timestamp: "t"}) {
-		t.Errorf("line %+v", fr.line)
+	if line, ok := parseLogMessage(fr.message); !ok || line != (LogLine{Seq: 7, Line: "hi", Service: "web", Stream: "stdout", Timestamp: "t"}) {
+		t.Errorf("line %s", fr.message)
 	}
 	if fr, _ := parseFrame([]byte(`{"type":"disconnect","reason":"unauthorized","reconnect":false}`), id); fr.reconnect {
 		t.Error("reconnect:false read as true")
@@ -60,8 +61,13 @@ func FuzzParseFrame(f *testing.F) {
 		if !ok {
 			return
 		}
-		if fr.kind == frameLog && fr.line.Seq <= 0 && !strings.Contains(string(data), `"log"`) {
+		if fr.kind != frameMessage {
+			return
+		}
+		if l, ok := parseLogMessage(fr.message); ok && l.Seq <= 0 && !strings.Contains(string(data), `"log"`) {
 			t.Fatalf("log line without a seq or a log type: %q", data)
 		}
+		var m terminalMessage
+		_ = json.Unmarshal(fr.message, &m)
 	})
 }
