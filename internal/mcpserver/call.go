@@ -68,7 +68,7 @@ func (c *call) prepare(in any) error {
 			return err
 		}
 	}
-	if c.tool.Destructive && !c.cfg.Yes {
+	if c.tool.Gated && !c.cfg.Yes {
 		if cf, ok := in.(confirmed); !ok || !cf.confirmed() {
 			return invalidArgument("confirm", "%s takes something down: call it again with \"confirm\": true if that is what you mean", c.tool.Name)
 		}

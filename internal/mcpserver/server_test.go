@@ -34,7 +34,7 @@ func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
 			t.Fatalf("%s: missing schema, description or annotations: %+v", want.Name, tool)
 		}
 		a := tool.Annotations
-		destructive := strings.HasSuffix(tool.Name, "_delete") || strings.HasSuffix(tool.Name, "_stop")
+		destructive := strings.HasSuffix(tool.Name, "_delete") || strings.HasSuffix(tool.Name, "_stop") || strings.HasSuffix(tool.Name, "_exec")
 		if *a.DestructiveHint != destructive {
 			t.Errorf("%s: destructiveHint %v", tool.Name, *a.DestructiveHint)
 		}
@@ -393,6 +393,13 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	ok("fibe_playgrounds_status", map[string]any{"playground": "tour"})
 	ok("fibe_playgrounds_status", map[string]any{"playground": "tour", "refresh": true})
 	ok("fibe_playgrounds_wait", map[string]any{"playground": "tour"})
+	// exec needs no "confirm": it runs a command, it takes nothing down.
+	if got := ok("fibe_playgrounds_exec", map[string]any{"playground": "tour", "command": "echo hi from exec"}); !strings.Contains(fmt.Sprint(got["output"]), "hi from exec") || got["exit_code"] != float64(0) {
+		t.Fatalf("exec = %v, want the echo and exit code 0", got)
+	}
+	if got := ok("fibe_playgrounds_exec", map[string]any{"playground": "tour", "command": "exit 3"}); got["exit_code"] != float64(3) {
+		t.Fatalf("exec exit 3 = %v, want exit_code 3 as a result, not an error", got)
+	}
 	if lines := ok("fibe_playgrounds_logs", map[string]any{"playground": "tour", "tail": 3}); len(lines["lines"].([]any)) == 0 {
 		t.Fatalf("no log lines: %v", lines)
 	}

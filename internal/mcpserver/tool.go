@@ -21,7 +21,8 @@ type Tool struct {
 	Title       string
 	Description string
 	ReadOnly    bool // changes nothing
-	Destructive bool // takes something down; needs "confirm": true
+	Destructive bool // may change or take something down (the hint)
+	Gated       bool // takes something down; needs "confirm": true
 	Idempotent  bool // the same call again has no further effect
 	Local       bool // touches only local state (no open world)
 
@@ -58,6 +59,7 @@ type spec struct {
 	name, title, desc string
 	readOnly          bool
 	destructive       bool
+	ungated           bool // destructive in the hint's sense, but not taking anything down
 	idempotent        bool
 	local             bool
 	output            *jsonschema.Schema
@@ -85,7 +87,7 @@ func define[In any](s spec, run func(ctx context.Context, c *call, in *In) (any,
 	}
 	return &Tool{
 		Name: s.name, Title: s.title, Description: s.desc,
-		ReadOnly: s.readOnly, Destructive: s.destructive, Idempotent: s.idempotent, Local: s.local,
+		ReadOnly: s.readOnly, Destructive: s.destructive, Gated: s.destructive && !s.ungated, Idempotent: s.idempotent, Local: s.local,
 		Input: in, Output: s.output, input: resolved,
 		run: func(ctx context.Context, c *call, raw json.RawMessage) (any, error) {
 			v := new(In)

@@ -31,7 +31,7 @@ var (
 func buildTools() []*Tool {
 	return []*Tool{
 		pgList(), pgGet(), pgCreate(), pgUpdate(), pgDelete(), pgAction(), pgStop(),
-		pgStatus(), pgWait(), pgLogs(), logsFollow(),
+		pgExec(), pgStatus(), pgWait(), pgLogs(), logsFollow(),
 		mqList(), mqGet(), mqCreate(), mqUpdate(), mqDelete(), mqTestConnection(),
 		opsGet(), opsWait(),
 		breakerStatus(), breakerReset(),
@@ -343,6 +343,37 @@ func pgStop() *Tool {
 		output: orHandle(schemaOf[client.PlaygroundStatus]()), tweak: pgRef},
 		func(ctx context.Context, c *call, in *pgStopIn) (any, error) {
 			return runAction(ctx, c, in.Playground, "stop", false, in.mutationArgs, in.waitArgs)
+		})
+}
+
+type pgExecIn struct {
+	Playground string `json:"playground"`
+	Service    string `json:"service,omitempty" jsonschema:"The service to run it in (default: the playground's first service)"`
+	Command    string `json:"command" jsonschema:"One shell command line, run once"`
+}
+
+func (in pgExecIn) validate() error {
+	if err := nonBlank("playground", in.Playground); err != nil {
+		return err
+	}
+	return nonBlank("command", in.Command)
+}
+
+// pgExec runs one command over the terminal channel. It is never run twice
+// by itself: if the session expires while the command runs, its outcome is
+// unknown and the error (SESSION_EXPIRED) says so.
+func pgExec() *Tool {
+	return define(spec{name: "fibe_playgrounds_exec", title: "Run a command in a playground", destructive: true, ungated: true,
+		desc: "Run one command in a playground's service over its live terminal and return its output and exit code: " +
+			"{\"output\", \"exit_code\"}. The command runs once; if the session expires while it runs, the error is " +
+			"SESSION_EXPIRED with an unknown outcome and the command is not run again. Same as `fibe pg shell P -- COMMAND`.",
+		output: schemaOf[stream.ExecResult](), tweak: pgRef},
+		func(ctx context.Context, c *call, in *pgExecIn) (any, error) {
+			cl, err := c.streamClient()
+			if err != nil {
+				return nil, err
+			}
+			return stream.Exec(ctx, cl, stream.ExecRequest{Playground: in.Playground, Service: in.Service, Command: in.Command})
 		})
 }
 
