@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -84,11 +83,8 @@ func (f *Factory) APIKey() (key, source string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if fl := lookup(f.flags, "api-key"); fl != nil && fl.Changed && fl.Value.String() != "" {
-		return fl.Value.String(), config.SourceFlag, nil
-	}
-	if k := os.Getenv("FIBE_API_KEY"); k != "" {
-		return k, config.SourceEnv, nil
+	if cfg.APIKey != "" {
+		return cfg.APIKey, cfg.APIKeySource, nil
 	}
 	creds, err := config.NewCredentials()
 	if err != nil {
@@ -213,11 +209,4 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		adjust(&opts)
 	}
 	return client.New(opts)
-}
-
-func lookup(fs *pflag.FlagSet, name string) *pflag.Flag {
-	if fs == nil {
-		return nil
-	}
-	return fs.Lookup(name)
 }

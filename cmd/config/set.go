@@ -28,7 +28,7 @@ func NewCmdSet(f *cmdutil.Factory, runF func(context.Context, *SetOptions) error
   fibe --profile staging config set api_url https://staging.fibe.gg
   fibe config set timeout 45s`,
 		Args:              cmdutil.ArgCount(2, "<key>", "<value>"),
-		ValidArgsFunction: completeKeys,
+		ValidArgsFunction: completeFileKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
 			if runF != nil {
@@ -55,7 +55,8 @@ func setRun(opts *SetOptions) error {
 	}
 	ios := f.IOStreams
 	if ios.JSON() {
-		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": opts.Value, "profile": cfg.Profile, "file": file})
+		s, _ := config.Lookup(opts.Key)
+		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": s.Display(opts.Value), "profile": cfg.Profile, "file": file})
 	}
 	ios.Notice("Set %s in %s (profile %s).", opts.Key, file, cfg.Profile)
 	return nil

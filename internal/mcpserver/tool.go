@@ -49,7 +49,7 @@ type (
 )
 
 const (
-	defaultWait = 5 * time.Minute
+	defaultWait = reliability.DefaultPollTimeout
 	maxWaitSecs = 30 * 60
 )
 
