@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 
@@ -72,7 +73,21 @@ func (f *Factory) configLocked() (*config.Config, error) {
 		return nil, err
 	}
 	f.cfg = cfg
+	if cfg.Debug {
+		traceSettings(f.IOStreams.ErrOut, cfg)
+	}
 	return cfg, nil
+}
+
+// traceSettings writes, for --debug, where the configuration came from and
+// every setting that is not at its default (secrets masked).
+func traceSettings(w io.Writer, cfg *config.Config) {
+	fmt.Fprintf(w, "[debug] config file %s, profile %s (%s)\n", cfg.File, cfg.Profile, cfg.ProfileSource)
+	for _, v := range cfg.Values() {
+		if v.Source != "default" && v.Key != "profile" {
+			fmt.Fprintf(w, "[debug] setting %s=%s (%s)\n", v.Key, v.Value, v.Source)
+		}
+	}
 }
 
 // APIKey finds the key to use and says where it came from: --api-key, then

@@ -90,7 +90,7 @@ var Settings = []Setting{
 		mask:  MaskToken,
 		parse: secretText},
 	{Key: "profile", Flag: "profile", Env: "FIBE_PROFILE", Default: DefaultProfile,
-		Help:  "Configuration profile (its values are under profiles.NAME in the config file)",
+		Help:  "Configuration profile",
 		parse: textParser(func(s string) (string, error) { return s, validProfile(s) })},
 	{Key: "timeout", Flag: "timeout", Env: "FIBE_TIMEOUT", File: true,
 		Kind: KindDuration, Default: reliability.DefaultAttemptTimeout.String(),
