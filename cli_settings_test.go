@@ -163,3 +163,30 @@ func TestMCPTokenFromTheEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// A bad value in the config file stops every command but `config set`,
+// which repairs it; help still shows.
+func TestConfigSetRepairsABadFile(t *testing.T) {
+	t.Parallel()
+	w := newUser(t)
+	w.ok("config", "set", "timeout", "45s")
+	file := filepath.Join(w.home, "config", "fibe", "config.yaml")
+	if err := os.WriteFile(file, []byte("timeout: 45 seconds\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.run("config", "get", "timeout"); r.code != 2 || !strings.Contains(r.stderr, "timeout (from config file)") {
+		t.Fatalf("bad file: %s", r)
+	}
+	if r := w.ok("help"); !strings.Contains(r.stdout, "Usage:") {
+		t.Errorf("help: %s", r)
+	}
+	w.ok("config", "set", "timeout", "50s")
+	var v struct{ Value, Source string }
+	w.jsonOf(&v, "config", "get", "timeout")
+	if v.Value != "50s" || v.Source != "config file" {
+		t.Errorf("after the repair: %+v", v)
+	}
+	if r := w.run("--profile", "bad name", "config", "set", "timeout", "1s"); r.code != 2 || !strings.Contains(r.stderr, `invalid profile name "bad name"`) {
+		t.Errorf("bad profile: %s", r)
+	}
+}

@@ -138,7 +138,10 @@ func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error 
 	}
 	// Every setting is resolved now, whatever the command: a bad value in a
 	// flag, the environment or the config file is a usage error before
-	// anything runs.
+	// anything runs. Help, and `config set` that repairs the file, still run.
+	if cmd.Name() == "help" || cmd.Annotations[cmdutil.SkipConfigCheck] != "" {
+		return nil
+	}
 	_, err := f.Config()
 	return err
 }

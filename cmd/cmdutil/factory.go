@@ -90,6 +90,23 @@ func traceSettings(w io.Writer, cfg *config.Config) {
 	}
 }
 
+// SkipConfigCheck is the annotation of a command that must run even when
+// a setting has a bad value (`config set`, which repairs the file): the
+// root does not resolve the configuration before it.
+const SkipConfigCheck = "fibe/skip-config-check"
+
+// Profile resolves only the profile, without the rest of the configuration.
+func (f *Factory) Profile() (string, error) {
+	f.mu.Lock()
+	fs := f.flags
+	f.mu.Unlock()
+	name, _, err := config.Profile(fs)
+	if err != nil {
+		return "", output.FlagErrorWrap(err)
+	}
+	return name, nil
+}
+
 // APIKey finds the key to use and says where it came from: --api-key, then
 // FIBE_API_KEY, then the key stored by `fibe auth login` for this profile
 // and API, then (local API only) the emulator's default key.

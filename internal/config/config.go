@@ -93,13 +93,12 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c := &Config{File: file, values: map[string]Value{}}
 
 	// The profile picks the file's section, so it is resolved first.
-	ps, _ := Lookup("profile")
-	pv, err := resolve(ps, fs, nil, nil, "")
+	pv, err := resolveProfile(fs)
 	if err != nil {
 		return nil, err
 	}
 	c.Profile, c.ProfileSource = pv.typed.(string), pv.Source
-	c.values[ps.Key] = pv
+	c.values[pv.Key] = pv
 
 	raw, err := readFile(file)
 	if err != nil {
@@ -108,7 +107,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	profile, _ := profileSection(raw, c.Profile)
 
 	for _, s := range Settings {
-		if s.Key == ps.Key {
+		if s.Key == pv.Key {
 			continue
 		}
 		v, err := resolve(s, fs, raw, profile, c.Profile)
@@ -137,6 +136,21 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 
 func (c *Config) str(key string) string        { s, _ := c.values[key].typed.(string); return s }
 func (c *Config) dur(key string) time.Duration { d, _ := c.values[key].typed.(time.Duration); return d }
+
+// Profile resolves only the profile (--profile, FIBE_PROFILE, default):
+// enough for `fibe config set` to repair a config file that Load refuses.
+func Profile(fs *pflag.FlagSet) (name, source string, err error) {
+	v, err := resolveProfile(fs)
+	if err != nil {
+		return "", "", err
+	}
+	return v.typed.(string), v.Source, nil
+}
+
+func resolveProfile(fs *pflag.FlagSet) (Value, error) {
+	s, _ := Lookup("profile")
+	return resolve(s, fs, nil, nil, "")
+}
 
 // resolve finds the value of one setting and parses it.
 func resolve(s Setting, fs *pflag.FlagSet, raw, profile map[string]any, profileName string) (Value, error) {
