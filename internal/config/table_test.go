@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,32 @@ func TestSetRefusesWhatTheFileCannotHold(t *testing.T) {
 	}
 	if c, _ := Load(flags(t)); c.StateStore != "" {
 		t.Errorf("state_store file is the default: %q", c.StateStore)
+	}
+}
+
+// BenchmarkLoad is what every invocation pays to resolve its settings: a
+// small config file with a profile, a few variables and flags.
+func BenchmarkLoad(b *testing.B) {
+	dir := b.TempDir()
+	b.Setenv("XDG_CONFIG_HOME", dir)
+	b.Setenv("FIBE_TIMEOUT", "45s")
+	b.Setenv("FIBE_STATE_STORE", "")
+	if err := os.MkdirAll(dir+"/fibe", 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/fibe/config.yaml", []byte("max_retries: 5\nprofiles:\n  ci:\n    trusted_hosts: [a.test]\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	AddGlobalFlags(fs)
+	AddFlags(fs, "wait_timeout", "poll_interval")
+	if err := fs.Parse([]string{"--profile", "ci", "--wait-timeout", "2m"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(fs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
