@@ -159,9 +159,9 @@ func resolve(s Setting, fs *pflag.FlagSet, raw, profile map[string]any, profileN
 		text, source = f.Value.String(), "flag --"+s.Flag
 	} else if name, val, ok := fromEnv(s); ok {
 		text, source = val, "env "+name
-	} else if v, ok := profile[s.Key]; ok && s.File {
+	} else if v, ok := profile[s.Key]; ok && v != nil && s.File {
 		text, source = stringValue(v), "profile "+profileName
-	} else if v, ok := raw[s.Key]; ok && s.File {
+	} else if v, ok := raw[s.Key]; ok && v != nil && s.File {
 		text, source = stringValue(v), "config file"
 	}
 	typed, canon, err := s.Parse(text)
@@ -187,7 +187,8 @@ func fromEnv(s Setting) (name, value string, ok bool) {
 // FromEnv resolves a setting that only the environment sets (no flag, no
 // config key: no_keyring, local_*), for code that runs without a Config
 // (the credentials store, the --api-url local emulator). Load resolves
-// them too, for `fibe config list` and to refuse a bad value up front. The value is typed as in Config; a bad one is an *InvalidError.
+// them too, for `fibe config list` and to refuse a bad value up front. The
+// value is typed as in Config; a bad one is an *InvalidError.
 func FromEnv(key string) (any, error) {
 	s, ok := Lookup(key)
 	if !ok || s.Flag != "" || s.File {

@@ -303,6 +303,11 @@ func TestSetRefusesWhatTheFileCannotHold(t *testing.T) {
 	if c.JournalWindow != time.Hour || strings.Join(c.TrustedHosts, ",") != "a.test,b.test" || c.StateStore != "redis://127.0.0.1:6379/1" {
 		t.Errorf("loaded: %+v", c)
 	}
+	// An empty key in the file is no value: the default applies.
+	writeConfig(t, "timeout:\nprofiles:\n  ci:\n    max_retries:\n")
+	if c, err := Load(flags(t, "--profile", "ci")); err != nil || c.Timeout != reliability.DefaultAttemptTimeout || c.MaxRetries != reliability.DefaultMaxRetries {
+		t.Errorf("empty keys: %+v %v", c, err)
+	}
 	if _, err := Set(DefaultProfile, "state_store", "file"); err != nil {
 		t.Fatal(err)
 	}
