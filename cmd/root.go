@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -37,17 +36,15 @@ func init() {
 }
 
 // GlobalFlags are the flags every command accepts (cli.md, "Global flags").
+// The flags that are settings (--api-url, --api-key, --profile, --timeout,
+// --max-retries, --state-store, --debug) come from the settings table of
+// internal/config and are read through config.Load; these are the ones that
+// only shape output.
 type GlobalFlags struct {
-	APIURL     string
-	APIKey     string
-	Profile    string
-	JSON       bool
-	JQ         string
-	Timeout    time.Duration
-	MaxRetries int
-	Debug      bool
-	NoColor    bool
-	Quiet      bool
+	JSON    bool
+	JQ      string
+	NoColor bool
+	Quiet   bool
 }
 
 // NewCmdRoot builds the command tree.
@@ -80,14 +77,9 @@ Try it without an account against the embedded local API:
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return present.FlagErrorWrap(err) })
 
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.APIURL, "api-url", config.DefaultAPIURL, `API base URL, or "local" for the embedded local API (env FIBE_API_URL, FIBE_DOMAIN)`)
-	pf.StringVar(&g.APIKey, "api-key", "", "API key (env FIBE_API_KEY; default: the key stored by fibe auth login)")
-	pf.StringVar(&g.Profile, "profile", "default", "Configuration profile (env FIBE_PROFILE)")
+	config.AddGlobalFlags(pf)
 	pf.BoolVar(&g.JSON, "json", false, "Print exactly one JSON document on stdout")
 	pf.StringVar(&g.JQ, "jq", "", "Filter the JSON output with a jq expression (implies --json)")
-	pf.DurationVar(&g.Timeout, "timeout", 30*time.Second, "Timeout of one HTTP attempt (env FIBE_TIMEOUT)")
-	pf.IntVar(&g.MaxRetries, "max-retries", 3, "Retries after the first attempt (env FIBE_MAX_RETRIES)")
-	pf.BoolVar(&g.Debug, "debug", false, "Trace HTTP on stderr, credentials redacted (env FIBE_DEBUG)")
 	pf.BoolVar(&g.NoColor, "no-color", false, "Disable color (also NO_COLOR)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "No notices: only data and errors")
 
@@ -145,13 +137,14 @@ func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error 
 		}
 		ios.SetJQ(q)
 	}
-	if g.MaxRetries < 0 {
-		return present.FlagErrorf("--max-retries must be 0 or more")
+	// Every setting is resolved now, whatever the command: a bad value in a
+	// flag, the environment or the config file is a usage error before
+	// anything runs. Help, and `config set` that repairs the file, still run.
+	if cmd.Name() == "help" || cmd.Annotations[cmdutil.SkipConfigCheck] != "" {
+		return nil
 	}
-	if cmd.Flags().Changed("timeout") && g.Timeout <= 0 {
-		return present.FlagErrorf("--timeout must be positive")
-	}
-	return nil
+	_, err := f.Config()
+	return err
 }
 
 // Main runs fibe with the process's arguments and returns the exit code.

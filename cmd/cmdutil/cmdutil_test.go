@@ -145,3 +145,40 @@ func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
 		t.Errorf("warning:\n%q\nwant\n%q", errOut, want)
 	}
 }
+
+// --wait-timeout and --poll-interval are the wait_timeout and poll_interval
+// settings: a flag wins over the environment, which wins over the default.
+func TestWaitFlagsAreSettings(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", dir+"/config")
+	t.Setenv("XDG_STATE_HOME", dir+"/state")
+	t.Setenv("FIBE_WAIT_TIMEOUT", "")
+	t.Setenv("FIBE_POLL_INTERVAL", "3s")
+	var w WaitFlags
+	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+	AddWaitFlags(cmd, &w)
+	cmd.SetArgs([]string{"--wait-timeout", "2m", "--no-wait"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, _, _ := iostreams.Test()
+	f := New(ios, nil)
+	f.SetFlags(cmd.Flags())
+	wo, err := w.Options(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wo.Timeout != 2*time.Minute || wo.PollInterval != 3*time.Second || !wo.NoWait {
+		t.Errorf("wait options: %+v", wo)
+	}
+
+	cmd.SetArgs([]string{"--poll-interval", "never"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	f.SetFlags(cmd.Flags())
+	if _, err := w.Options(f); present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), "poll_interval (from flag --poll-interval)") {
+		t.Errorf("a bad --poll-interval: %v", err)
+	}
+}

@@ -3,8 +3,8 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"os"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -81,7 +81,38 @@ func (f *Factory) configLocked() (*config.Config, error) {
 		return nil, err
 	}
 	f.cfg = cfg
+	if cfg.Debug {
+		traceSettings(f.IOStreams.ErrOut, cfg)
+	}
 	return cfg, nil
+}
+
+// traceSettings writes, for --debug, where the configuration came from and
+// every setting that is not at its default (secrets masked).
+func traceSettings(w io.Writer, cfg *config.Config) {
+	fmt.Fprintf(w, "[debug] config file %s, profile %s (%s)\n", cfg.File, cfg.Profile, cfg.ProfileSource)
+	for _, v := range cfg.Values() {
+		if v.Source != "default" && v.Key != "profile" {
+			fmt.Fprintf(w, "[debug] setting %s=%s (%s)\n", v.Key, v.Value, v.Source)
+		}
+	}
+}
+
+// SkipConfigCheck is the annotation of a command that must run even when
+// a setting has a bad value (`config set`, which repairs the file): the
+// root does not resolve the configuration before it.
+const SkipConfigCheck = "fibe/skip-config-check"
+
+// Profile resolves only the profile, without the rest of the configuration.
+func (f *Factory) Profile() (string, error) {
+	f.mu.Lock()
+	fs := f.flags
+	f.mu.Unlock()
+	name, _, err := config.Profile(fs)
+	if err != nil {
+		return "", present.FlagErrorWrap(err)
+	}
+	return name, nil
 }
 
 // APIKey finds the key to use and says where it came from: --api-key, then
@@ -92,11 +123,8 @@ func (f *Factory) APIKey() (key, source string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if fl := lookup(f.flags, "api-key"); fl != nil && fl.Changed && fl.Value.String() != "" {
-		return fl.Value.String(), config.SourceFlag, nil
-	}
-	if k := os.Getenv("FIBE_API_KEY"); k != "" {
-		return k, config.SourceEnv, nil
+	if cfg.APIKey != "" {
+		return cfg.APIKey, cfg.APIKeySource, nil
 	}
 	creds, err := config.NewCredentials()
 	if err != nil {
@@ -221,11 +249,4 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		adjust(&opts)
 	}
 	return client.New(opts)
-}
-
-func lookup(fs *pflag.FlagSet, name string) *pflag.Flag {
-	if fs == nil {
-		return nil
-	}
-	return fs.Lookup(name)
 }

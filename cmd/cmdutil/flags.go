@@ -3,13 +3,14 @@ package cmdutil
 import (
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/present"
+
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -38,15 +39,13 @@ func (m *MutationFlags) Options() (client.MutationOptions, error) {
 }
 
 // WaitFlags are the flags of every command that starts an async operation.
+// --wait-timeout and --poll-interval are the wait_timeout and poll_interval
+// settings: config.Load reads them with the environment and the file.
 type WaitFlags struct {
-	NoWait       bool
-	WaitTimeout  time.Duration
-	PollInterval time.Duration
+	NoWait bool
 }
 
-// AddWaitFlags adds --no-wait, --wait-timeout and --poll-interval. The
-// durations default to the config (wait_timeout, poll_interval), so the
-// flags' zero defaults mean "not given".
+// AddWaitFlags adds --no-wait, --wait-timeout and --poll-interval.
 func AddWaitFlags(cmd *cobra.Command, w *WaitFlags) {
 	cmd.Flags().BoolVar(&w.NoWait, "no-wait", false, "Print the accepted operation's handle and exit instead of waiting")
 	addWaitDurations(cmd, w)
@@ -57,12 +56,11 @@ func AddWaitFlags(cmd *cobra.Command, w *WaitFlags) {
 func AddWaitDurationFlags(cmd *cobra.Command, w *WaitFlags) { addWaitDurations(cmd, w) }
 
 func addWaitDurations(cmd *cobra.Command, w *WaitFlags) {
-	cmd.Flags().DurationVar(&w.WaitTimeout, "wait-timeout", 5*time.Minute, "How long to wait for the operation (config wait_timeout)")
-	cmd.Flags().DurationVar(&w.PollInterval, "poll-interval", time.Second, "Interval between polls (config poll_interval)")
+	config.AddFlags(cmd.Flags(), "wait_timeout", "poll_interval")
 }
 
-// Options resolves the wait options from the flags and the configuration
-// (a flag that was given wins; the config resolves its own precedence).
+// Options resolves the wait options from the configuration, which has read
+// the flags.
 func (w *WaitFlags) Options(f *Factory) (client.WaitOptions, error) {
 	cfg, err := f.Config()
 	if err != nil {

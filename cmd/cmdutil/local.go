@@ -5,46 +5,36 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/present"
 )
 
 // localConfig is the emulator behind `--api-url local`. Its state lives in a
-// file so that successive invocations see one world. FIBE_LOCAL_SPEED (a
-// factor, e.g. 10), FIBE_LOCAL_CHAOS (a chaos spec or profile),
-// FIBE_LOCAL_SEED and FIBE_LOCAL_ASYNC_CREATE (1: creation answers 202)
-// tune it.
+// file so that successive invocations see one world. The local_* settings
+// (FIBE_LOCAL_SPEED, a factor such as 10; FIBE_LOCAL_CHAOS, a chaos spec or
+// profile; FIBE_LOCAL_SEED; FIBE_LOCAL_ASYNC_CREATE, 1: creation answers
+// 202) tune it; they are read through the settings table.
 func localConfig() (localapi.Config, error) {
 	path, err := localapi.DefaultStatePath()
 	if err != nil {
 		return localapi.Config{}, err
 	}
-	cfg := localapi.Config{StatePath: path, Chaos: os.Getenv("FIBE_LOCAL_CHAOS")}
-	if s := os.Getenv("FIBE_LOCAL_SPEED"); s != "" {
-		speed, err := strconv.ParseFloat(s, 64)
-		if err != nil || speed <= 0 {
-			return cfg, present.FlagErrorf("FIBE_LOCAL_SPEED must be a positive number, got %q", s)
-		}
-		cfg.Speed = speed
-	}
-	if s := os.Getenv("FIBE_LOCAL_SEED"); s != "" {
-		seed, err := strconv.ParseInt(s, 10, 64)
+	cfg := localapi.Config{StatePath: path}
+	for key, set := range map[string]func(v any){
+		"local_speed":        func(v any) { cfg.Speed = v.(float64) },
+		"local_seed":         func(v any) { cfg.Seed = int64(v.(int)) },
+		"local_chaos":        func(v any) { cfg.Chaos = v.(string) },
+		"local_async_create": func(v any) { cfg.AsyncCreate = v.(bool) },
+	} {
+		v, err := config.FromEnv(key)
 		if err != nil {
-			return cfg, present.FlagErrorf("FIBE_LOCAL_SEED must be an integer, got %q", s)
+			return cfg, present.FlagErrorWrap(err)
 		}
-		cfg.Seed = seed
-	}
-	if s := os.Getenv("FIBE_LOCAL_ASYNC_CREATE"); s != "" {
-		on, err := strconv.ParseBool(s)
-		if err != nil {
-			return cfg, present.FlagErrorf("FIBE_LOCAL_ASYNC_CREATE must be 1 or 0, got %q", s)
-		}
-		cfg.AsyncCreate = on
+		set(v)
 	}
 	return cfg, nil
 }

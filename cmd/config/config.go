@@ -19,19 +19,32 @@ func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 
 Precedence: flag, then environment, then the active profile's section of
 the file (profiles.<name>), then the file's top level, then the default.
-With --profile NAME (or FIBE_PROFILE), set writes into that profile.`,
+With --profile NAME (or FIBE_PROFILE), set writes into that profile.
+list shows every setting, with where its value comes from; secrets (the
+API key, the MCP token, a state store's password) are masked.`,
 	})
 	cmd.AddCommand(NewCmdGet(f, nil), NewCmdSet(f, nil), NewCmdList(f, nil))
 	return cmd
 }
 
 func completeKeys(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return keyCompletions(args, false)
+}
+
+// completeFileKeys completes only the keys config.yaml can hold.
+func completeFileKeys(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return keyCompletions(args, true)
+}
+
+func keyCompletions(args []string, fileOnly bool) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []string
 	for _, s := range config.Settings {
-		out = append(out, s.Key+"\t"+s.Help)
+		if s.File || !fileOnly {
+			out = append(out, s.Key+"\t"+s.Help)
+		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }

@@ -28,7 +28,8 @@ func NewCmdSet(f *cmdutil.Factory, runF func(context.Context, *SetOptions) error
   fibe --profile staging config set api_url https://staging.fibe.gg
   fibe config set timeout 45s`,
 		Args:              cmdutil.ArgCount(2, "<key>", "<value>"),
-		ValidArgsFunction: completeKeys,
+		Annotations:       map[string]string{cmdutil.SkipConfigCheck: "true"},
+		ValidArgsFunction: completeFileKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
 			if runF != nil {
@@ -41,11 +42,12 @@ func NewCmdSet(f *cmdutil.Factory, runF func(context.Context, *SetOptions) error
 
 func setRun(opts *SetOptions) error {
 	f := opts.Factory
-	cfg, err := f.Config()
+	// Only the profile: the file may hold the bad value this call repairs.
+	profile, err := f.Profile()
 	if err != nil {
 		return err
 	}
-	file, err := config.Set(cfg.Profile, opts.Key, opts.Value)
+	file, err := config.Set(profile, opts.Key, opts.Value)
 	if err != nil {
 		var inv *config.InvalidError
 		if errors.As(err, &inv) {
@@ -55,8 +57,9 @@ func setRun(opts *SetOptions) error {
 	}
 	ios := f.IOStreams
 	if ios.JSON() {
-		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": opts.Value, "profile": cfg.Profile, "file": file})
+		s, _ := config.Lookup(opts.Key)
+		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": s.Display(opts.Value), "profile": profile, "file": file})
 	}
-	ios.Notice("Set %s in %s (profile %s).", opts.Key, file, cfg.Profile)
+	ios.Notice("Set %s in %s (profile %s).", opts.Key, file, profile)
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/mcpserver"
 	"github.com/fibegg/fibe/internal/present"
 )
@@ -68,9 +69,11 @@ need "confirm": true in their arguments unless --yes.`,
 				if !opts.AllowRemote && !mcpserver.LoopbackHost(host) {
 					return present.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
 				}
-				if opts.Token == "" {
-					opts.Token = os.Getenv("FIBE_MCP_TOKEN")
+				cfg, err := f.Config() // --token, else FIBE_MCP_TOKEN (setting mcp_token)
+				if err != nil {
+					return err
 				}
+				opts.Token = cfg.MCPToken
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -82,6 +85,7 @@ need "confirm": true in their arguments unless --yes.`,
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "Allow --http on a non-loopback address and any Host header")
 	cmd.Flags().StringVar(&opts.Token, "token", "", "Bearer token HTTP clients must send (env FIBE_MCP_TOKEN; default: a random one, printed)")
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without \"confirm\": true")
+	config.BindFlag(cmd.Flags(), "mcp_token")
 	return cmd
 }
 

@@ -6,12 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,23 +29,34 @@ func invalidf(format string, args ...any) error {
 // Value is one resolved setting and where it came from.
 type Value struct {
 	Key    string `json:"key"`
-	Value  string `json:"value"`
-	Source string `json:"source"` // "flag --x", "env FIBE_X", "config file", "profile NAME", "default"
+	Value  string `json:"value"`  // canonical text; a secret is masked
+	Source string `json:"source"` // "flag --x", "env FIBE_X", "profile NAME", "config file", "default"
+	Flag   string `json:"flag,omitempty"`
+	Env    string `json:"env,omitempty"`
+
+	typed any
 }
 
-// Config is the resolved configuration of one invocation.
+// Config is the resolved configuration of one invocation: every setting of
+// the table, parsed once.
 type Config struct {
 	Profile       string
 	ProfileSource string
 	File          string // path of config.yaml (it may not exist)
 
-	APIURL       string // normalized; LocalAPI for the embedded API
-	Timeout      time.Duration
-	MaxRetries   int
-	WaitTimeout  time.Duration
-	PollInterval time.Duration
-	TrustedHosts []string
-	Debug        bool
+	APIURL        string // normalized; LocalAPI for the embedded API
+	APIKey        string // from --api-key or FIBE_API_KEY; "" → the stored key
+	APIKeySource  string // SourceFlag or SourceEnv when APIKey is set
+	Timeout       time.Duration
+	MaxRetries    int
+	WaitTimeout   time.Duration
+	PollInterval  time.Duration
+	TrustedHosts  []string
+	StateStore    string        // "" → the file store; else a redis:// URL (it may hold a password: never print it)
+	JournalWindow time.Duration // outcome journal (contract §10); 0 → off
+	Debug         bool
+	NoKeyring     bool
+	MCPToken      string // fibe mcp serve --token / FIBE_MCP_TOKEN
 
 	values map[string]Value
 }
@@ -70,9 +79,12 @@ func (c *Config) Values() []Value {
 	return out
 }
 
-// Load resolves the configuration: flags (those in fs that were set), then
-// the environment, then the config file's active profile, then its top
-// level, then defaults. fs may be nil.
+// Load resolves every setting of the table once: its flag when it was
+// given (fs holds the executing command's flags; nil for none), then its
+// environment variables, then the active profile's section of the config
+// file, then the file's top level, then its default. A value that does not
+// parse is an *InvalidError naming the setting and where the value came
+// from.
 func Load(fs *pflag.FlagSet) (*Config, error) {
 	file, err := ConfigFile()
 	if err != nil {
@@ -80,106 +92,113 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	}
 	c := &Config{File: file, values: map[string]Value{}}
 
-	c.Profile, c.ProfileSource = DefaultProfile, "default"
-	if f := lookupFlag(fs, "profile"); f != nil && f.Changed {
-		c.Profile, c.ProfileSource = f.Value.String(), "flag --profile"
-	} else if p := os.Getenv("FIBE_PROFILE"); p != "" {
-		c.Profile, c.ProfileSource = p, "env FIBE_PROFILE"
-	}
-	if err := validProfile(c.Profile); err != nil {
+	// The profile picks the file's section, so it is resolved first.
+	pv, err := resolveProfile(fs)
+	if err != nil {
 		return nil, err
 	}
+	c.Profile, c.ProfileSource = pv.typed.(string), pv.Source
+	c.values[pv.Key] = pv
 
 	raw, err := readFile(file)
 	if err != nil {
 		return nil, err
 	}
 	profile, _ := profileSection(raw, c.Profile)
-	if c.Profile != DefaultProfile && profile == nil && c.ProfileSource != "default" {
-		// Naming a profile that does not exist yet is fine for `auth login`
-		// and `config set`; it simply has no values of its own.
-		profile = map[string]any{}
-	}
 
-	v := viper.New()
-	v.SetConfigType("yaml")
-	if err := v.MergeConfigMap(withoutProfiles(raw)); err != nil {
-		return nil, err
-	}
-	if len(profile) > 0 {
-		if err := v.MergeConfigMap(profile); err != nil {
+	for _, s := range Settings {
+		if s.Key == pv.Key {
+			continue
+		}
+		v, err := resolve(s, fs, raw, profile, c.Profile)
+		if err != nil {
 			return nil, err
 		}
-	}
-	for _, s := range Settings {
-		v.SetDefault(s.Key, s.Default)
-		if s.Env != "" {
-			names := []string{s.Key, s.Env}
-			if s.Key == "api_url" {
-				names = append(names, "FIBE_DOMAIN") // a host or a URL
-			}
-			if err := v.BindEnv(names...); err != nil {
-				return nil, err
-			}
-		}
-		if f := lookupFlag(fs, s.Flag); f != nil {
-			if err := v.BindPFlag(s.Key, f); err != nil {
-				return nil, err
-			}
-		}
+		c.values[s.Key] = v
 	}
 
-	for _, s := range Settings {
-		rawValue := stringValue(v.Get(s.Key))
-		source := c.sourceOf(s, fs, raw, profile)
-		norm, err := s.normalize(rawValue)
-		if err != nil && !(s.Key == "trusted_hosts" && rawValue == "") {
-			return nil, invalidf("%s (from %s): %v", s.Key, source, err)
-		}
-		c.values[s.Key] = Value{Key: s.Key, Value: norm, Source: source}
+	c.APIURL = c.str("api_url")
+	if c.APIKey = c.str("api_key"); c.APIKey != "" {
+		c.APIKeySource = c.values["api_key"].Source
 	}
-
-	c.APIURL = c.values["api_url"].Value
-	c.Timeout, _ = ParseDuration(c.values["timeout"].Value)
-	c.MaxRetries, _ = strconv.Atoi(c.values["max_retries"].Value)
-	c.WaitTimeout, _ = ParseDuration(c.values["wait_timeout"].Value)
-	c.PollInterval, _ = ParseDuration(c.values["poll_interval"].Value)
-	if h := c.values["trusted_hosts"].Value; h != "" {
-		c.TrustedHosts = strings.Split(h, ",")
-	}
-	c.Debug = truthy(os.Getenv("FIBE_DEBUG"))
-	if f := lookupFlag(fs, "debug"); f != nil && f.Changed {
-		c.Debug = f.Value.String() == "true"
-	}
+	c.Timeout = c.dur("timeout")
+	c.MaxRetries = c.values["max_retries"].typed.(int)
+	c.WaitTimeout = c.dur("wait_timeout")
+	c.PollInterval = c.dur("poll_interval")
+	c.TrustedHosts, _ = c.values["trusted_hosts"].typed.([]string)
+	c.StateStore = c.str("state_store")
+	c.JournalWindow = c.dur("journal_window")
+	c.Debug = c.values["debug"].typed.(bool)
+	c.NoKeyring = c.values["no_keyring"].typed.(bool)
+	c.MCPToken = c.str("mcp_token")
 	return c, nil
 }
 
-func (c *Config) sourceOf(s Setting, fs *pflag.FlagSet, raw, profile map[string]any) string {
-	if f := lookupFlag(fs, s.Flag); f != nil && f.Changed {
-		return "flag --" + s.Flag
+func (c *Config) str(key string) string        { s, _ := c.values[key].typed.(string); return s }
+func (c *Config) dur(key string) time.Duration { d, _ := c.values[key].typed.(time.Duration); return d }
+
+// Profile resolves only the profile (--profile, FIBE_PROFILE, default):
+// enough for `fibe config set` to repair a config file that Load refuses.
+func Profile(fs *pflag.FlagSet) (name, source string, err error) {
+	v, err := resolveProfile(fs)
+	if err != nil {
+		return "", "", err
 	}
-	if s.Env != "" {
-		if os.Getenv(s.Env) != "" {
-			return "env " + s.Env
-		}
-		if s.Key == "api_url" && os.Getenv("FIBE_DOMAIN") != "" {
-			return "env FIBE_DOMAIN"
-		}
-	}
-	if _, ok := profile[s.Key]; ok {
-		return "profile " + c.Profile
-	}
-	if _, ok := raw[s.Key]; ok {
-		return "config file"
-	}
-	return "default"
+	return v.typed.(string), v.Source, nil
 }
 
-func lookupFlag(fs *pflag.FlagSet, name string) *pflag.Flag {
-	if fs == nil || name == "" {
-		return nil
+func resolveProfile(fs *pflag.FlagSet) (Value, error) {
+	s, _ := Lookup("profile")
+	return resolve(s, fs, nil, nil, "")
+}
+
+// resolve finds the value of one setting and parses it.
+func resolve(s Setting, fs *pflag.FlagSet, raw, profile map[string]any, profileName string) (Value, error) {
+	text, source := s.Default, "default"
+	if f := settingFlag(fs, s); f != nil && f.Changed {
+		text, source = f.Value.String(), "flag --"+s.Flag
+	} else if name, val, ok := fromEnv(s); ok {
+		text, source = val, "env "+name
+	} else if v, ok := profile[s.Key]; ok && v != nil && s.File {
+		text, source = stringValue(v), "profile "+profileName
+	} else if v, ok := raw[s.Key]; ok && v != nil && s.File {
+		text, source = stringValue(v), "config file"
 	}
-	return fs.Lookup(name)
+	typed, canon, err := s.Parse(text)
+	if err != nil {
+		return Value{}, invalidf("%s (from %s): %v", s.Key, source, err)
+	}
+	return Value{Key: s.Key, Value: s.Display(canon), Source: source, Flag: s.Flag, Env: s.Env, typed: typed}, nil
+}
+
+// fromEnv is the first of the setting's variables that is set and not empty.
+func fromEnv(s Setting) (name, value string, ok bool) {
+	for _, n := range append([]string{s.Env}, s.Aliases...) {
+		if n == "" {
+			continue
+		}
+		if v := os.Getenv(n); v != "" {
+			return n, v, true
+		}
+	}
+	return "", "", false
+}
+
+// FromEnv resolves a setting that only the environment sets (no flag, no
+// config key: no_keyring, local_*), for code that runs without a Config
+// (the credentials store, the --api-url local emulator). Load resolves
+// them too, for `fibe config list` and to refuse a bad value up front. The
+// value is typed as in Config; a bad one is an *InvalidError.
+func FromEnv(key string) (any, error) {
+	s, ok := Lookup(key)
+	if !ok || s.Flag != "" || s.File {
+		panic(fmt.Sprintf("config: %q is not a setting of the environment only", key))
+	}
+	v, err := resolve(s, nil, nil, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	return v.typed, nil
 }
 
 func stringValue(v any) string {
@@ -197,14 +216,6 @@ func stringValue(v any) string {
 	default:
 		return fmt.Sprint(t)
 	}
-}
-
-func truthy(s string) bool {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
 }
 
 func validProfile(name string) error {
@@ -247,31 +258,24 @@ func profileSection(raw map[string]any, profile string) (map[string]any, bool) {
 	return p, ok
 }
 
-func withoutProfiles(raw map[string]any) map[string]any {
-	out := make(map[string]any, len(raw))
-	for k, v := range raw {
-		if k != "profiles" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // Set writes key=value into the config file: into the named profile's
 // section, or at the top level for the default profile. An empty value
-// removes the key. The value is validated first.
+// removes the key. The value is checked first, as Load would.
 func Set(profile, key, value string) (string, error) {
 	s, ok := Lookup(key)
 	if !ok {
-		return "", invalidf("unknown config key %q (known: %s)", key, strings.Join(Keys(), ", "))
+		return "", invalidf("unknown config key %q (known: %s)", key, strings.Join(FileKeys(), ", "))
+	}
+	if !s.File {
+		return "", invalidf("%s is not kept in the config file: %s", key, notInFileHint(s))
 	}
 	if err := validProfile(profile); err != nil {
 		return "", err
 	}
-	norm := ""
+	var typed any
 	if value != "" {
 		var err error
-		if norm, err = s.normalize(value); err != nil {
+		if typed, _, err = s.Parse(value); err != nil {
 			return "", invalidf("%s: %v", key, err)
 		}
 	}
@@ -297,21 +301,36 @@ func Set(profile, key, value string) (string, error) {
 		}
 		section = p
 	}
-	if norm == "" {
+	if value == "" || typed == "" {
 		delete(section, key)
-	} else if key == "trusted_hosts" {
-		section[key] = strings.Split(norm, ",")
-	} else if key == "max_retries" {
-		n, _ := strconv.Atoi(norm)
-		section[key] = n
 	} else {
-		section[key] = norm
+		section[key] = fileValue(typed)
 	}
 	data, err := yaml.Marshal(raw)
 	if err != nil {
 		return "", err
 	}
 	return file, writeFileAtomic(file, data, 0o600)
+}
+
+// fileValue is how a typed value is written in YAML: numbers, booleans and
+// lists as such, durations as text ("45s").
+func fileValue(v any) any {
+	if d, ok := v.(time.Duration); ok {
+		return d.String()
+	}
+	return v
+}
+
+// notInFileHint says where a setting that the file cannot hold comes from.
+func notInFileHint(s Setting) string {
+	switch s.Key {
+	case "api_key":
+		return "store it with fibe auth login, or set FIBE_API_KEY"
+	case "profile":
+		return "use --profile or FIBE_PROFILE; a profile's values go under profiles.NAME"
+	}
+	return "set " + s.Sources()
 }
 
 // Profiles lists the profiles named in the config file, plus the default.

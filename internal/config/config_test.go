@@ -22,19 +22,23 @@ func isolate(t *testing.T) string {
 			t.Setenv(s.Env, "")
 		}
 	}
-	for _, v := range []string{"FIBE_DOMAIN", "FIBE_PROFILE", "FIBE_DEBUG"} {
-		t.Setenv(v, "")
+	for _, s := range Settings {
+		for _, a := range s.Aliases {
+			t.Setenv(a, "")
+		}
 	}
 	return dir
 }
 
+// flags is a command's flag set as the command line builds it: the global
+// settings, the wait flags and a bound --token, parsed from args.
 func flags(t *testing.T, args ...string) *pflag.FlagSet {
+	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	fs.String("api-url", DefaultAPIURL, "")
-	fs.String("profile", DefaultProfile, "")
-	fs.Duration("timeout", 0, "")
-	fs.Int("max-retries", 3, "")
-	fs.Bool("debug", false, "")
+	AddGlobalFlags(fs)
+	AddFlags(fs, "wait_timeout", "poll_interval")
+	fs.String("token", "", "")
+	BindFlag(fs, "mcp_token")
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -68,81 +72,6 @@ func TestDefaults(t *testing.T) {
 		if v.Source != "default" {
 			t.Errorf("%s from %s", v.Key, v.Source)
 		}
-	}
-}
-
-func TestPrecedence(t *testing.T) {
-	isolate(t)
-	writeConfig(t, `
-api_url: http://127.0.0.1:7000
-timeout: 40s
-max_retries: 5
-profiles:
-  ci:
-    timeout: 50s
-    trusted_hosts: [Logs.Example.test, cdn.example.test]
-`)
-	c, err := Load(flags(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.APIURL != "http://127.0.0.1:7000" || c.Timeout.String() != "40s" || c.MaxRetries != 5 {
-		t.Errorf("file: %+v", c)
-	}
-
-	c, err = Load(flags(t, "--profile", "ci"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v, _ := c.Get("timeout"); v.Value != "50s" || v.Source != "profile ci" {
-		t.Errorf("profile over file: %+v", v)
-	}
-	if strings.Join(c.TrustedHosts, ",") != "logs.example.test,cdn.example.test" {
-		t.Errorf("trusted hosts: %v", c.TrustedHosts)
-	}
-	if v, _ := c.Get("api_url"); v.Source != "config file" {
-		t.Errorf("a key the profile lacks comes from the file: %+v", v)
-	}
-
-	t.Setenv("FIBE_TIMEOUT", "60")
-	t.Setenv("FIBE_DOMAIN", "fibe.example.test")
-	c, err = Load(flags(t, "--profile", "ci"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Timeout.String() != "1m0s" || c.APIURL != "https://fibe.example.test" {
-		t.Errorf("env over profile: %v %s", c.Timeout, c.APIURL)
-	}
-
-	t.Setenv("FIBE_API_URL", "http://127.0.0.1:7001/")
-	c, err = Load(flags(t, "--profile", "ci", "--timeout", "70s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Timeout.String() != "1m10s" || c.APIURL != "http://127.0.0.1:7001" {
-		t.Errorf("flag over env, FIBE_API_URL over FIBE_DOMAIN: %v %s", c.Timeout, c.APIURL)
-	}
-	if v, _ := c.Get("timeout"); v.Source != "flag --timeout" {
-		t.Errorf("source: %+v", v)
-	}
-}
-
-func TestInvalidValues(t *testing.T) {
-	isolate(t)
-	for env, val := range map[string]string{"FIBE_TIMEOUT": "soon", "FIBE_MAX_RETRIES": "-1", "FIBE_API_URL": "ftp://x"} {
-		t.Run(env, func(t *testing.T) {
-			t.Setenv(env, val)
-			_, err := Load(flags(t))
-			var inv *InvalidError
-			if !errors.As(err, &inv) {
-				t.Errorf("%s=%s: %v", env, val, err)
-			}
-		})
-	}
-	writeConfig(t, "api_url: [unclosed")
-	var inv *InvalidError
-	if _, err := Load(flags(t)); !errors.As(err, &inv) {
-		t.Errorf("bad YAML: %v", err)
 	}
 }
 

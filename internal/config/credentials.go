@@ -42,9 +42,13 @@ func NewCredentials() (*Credentials, error) {
 	if err != nil {
 		return nil, err
 	}
+	noKeyring, err := FromEnv("no_keyring")
+	if err != nil {
+		return nil, err
+	}
 	return &Credentials{
 		file:       filepath.Join(dir, "credentials.json"),
-		useKeyring: !truthy(os.Getenv("FIBE_NO_KEYRING")),
+		useKeyring: !noKeyring.(bool),
 	}, nil
 }
 

@@ -1,18 +1,28 @@
 // Package config resolves the settings of one fibe invocation and keeps the
 // user's credentials.
 //
-// Every setting is looked up in a fixed order: a command-line flag, then an
-// environment variable, then the config file
+// Every setting is a row of one table (Settings): its name, flag,
+// environment variable, config key, type and default. The defaults of the
+// reliability contract are read from internal/reliability, not repeated.
+// Load resolves every row once, in a fixed order: a command-line flag, then
+// an environment variable, then the config file
 // ($XDG_CONFIG_HOME/fibe/config.yaml), then the built-in default. The file
 // may hold named profiles under `profiles.<name>`; the active profile's
-// values override the file's top-level ones. Resolution goes through
-// spf13/viper, and every resolved value remembers where it came from, so
-// `fibe config list` and `fibe auth status` can say.
+// values override the file's top-level ones. Each value is parsed to its
+// type (duration, int, float, bool, URL, list, string) and remembers where
+// it came from, so `fibe config list` and `--debug` can say; a value that
+// does not parse is an *InvalidError naming the setting and its source (a
+// usage error, exit 2). Secret settings (the API key, the MCP token, a
+// state store URL's password) are masked wherever they are shown.
 //
-// API keys are not settings: `fibe auth login` stores them per profile and
-// API origin in the OS keyring (zalando/go-keyring), or, where there is no
-// keyring (a headless Linux box, a container, or FIBE_NO_KEYRING set), in a
-// credentials file only its owner can read (mode 0600). A key given with
-// --api-key or FIBE_API_KEY wins over a stored one and is never written
-// anywhere.
+// The root command's global flags come from the table (AddGlobalFlags), as
+// do the flags of commands that own a setting (AddFlags, BindFlag), so a
+// flag's default and help are the table's.
+//
+// API keys are not kept in the config file: `fibe auth login` stores them
+// per profile and API origin in the OS keyring (zalando/go-keyring), or,
+// where there is no keyring (a headless Linux box, a container, or
+// FIBE_NO_KEYRING set), in a credentials file only its owner can read
+// (mode 0600). A key given with --api-key or FIBE_API_KEY wins over a
+// stored one and is never written anywhere.
 package config

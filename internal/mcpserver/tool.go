@@ -50,7 +50,7 @@ type (
 )
 
 const (
-	defaultWait = 5 * time.Minute
+	defaultWait = reliability.DefaultPollTimeout
 	maxWaitSecs = 30 * 60
 )
 

@@ -28,21 +28,44 @@ type Policy struct {
 	MarqueeCacheTTL time.Duration
 }
 
+// The numbers of the contract, defined here once: DefaultPolicy is made of
+// them, and the command line's settings table (internal/config) takes its
+// defaults from them.
+const (
+	DefaultMaxRetries         = 3
+	DefaultBaseDelay          = 500 * time.Millisecond
+	DefaultMaxDelay           = 30 * time.Second
+	DefaultAttemptTimeout     = 30 * time.Second
+	DefaultPollInterval       = time.Second
+	DefaultPollTimeout        = 5 * time.Minute
+	DefaultBreakerThreshold   = 5
+	DefaultBreakerOpenTimeout = 30 * time.Second
+	DefaultBreakerProbes      = 2
+	DefaultBreakerSuccesses   = 2
+	DefaultRateWaitCeiling    = 2 * time.Minute
+	DefaultMarqueeCacheTTL    = 5 * time.Minute
+
+	// DefaultJournalWindow is how long a re-run of a mutation whose outcome
+	// is unknown reuses its idempotency key (contract §10); it can be at
+	// most JournalMaxAge, the server's replay window.
+	DefaultJournalWindow = 15 * time.Minute
+)
+
 // DefaultPolicy returns the numbers of the contract.
 func DefaultPolicy() Policy {
 	return Policy{
-		MaxRetries:         3,
-		BaseDelay:          500 * time.Millisecond,
-		MaxDelay:           30 * time.Second,
-		AttemptTimeout:     30 * time.Second,
-		PollInterval:       time.Second,
-		PollTimeout:        5 * time.Minute,
-		BreakerThreshold:   5,
-		BreakerOpenTimeout: 30 * time.Second,
-		BreakerProbes:      2,
-		BreakerSuccesses:   2,
-		RateWaitCeiling:    2 * time.Minute,
-		MarqueeCacheTTL:    5 * time.Minute,
+		MaxRetries:         DefaultMaxRetries,
+		BaseDelay:          DefaultBaseDelay,
+		MaxDelay:           DefaultMaxDelay,
+		AttemptTimeout:     DefaultAttemptTimeout,
+		PollInterval:       DefaultPollInterval,
+		PollTimeout:        DefaultPollTimeout,
+		BreakerThreshold:   DefaultBreakerThreshold,
+		BreakerOpenTimeout: DefaultBreakerOpenTimeout,
+		BreakerProbes:      DefaultBreakerProbes,
+		BreakerSuccesses:   DefaultBreakerSuccesses,
+		RateWaitCeiling:    DefaultRateWaitCeiling,
+		MarqueeCacheTTL:    DefaultMarqueeCacheTTL,
 	}
 }
 
