@@ -33,7 +33,7 @@ func (s Seams) Accepted(resp *client.Response, noResult bool) (bool, error) {
 	if err := d.Render(); err != nil {
 		return true, err
 	}
-	ios.Notice("Wait for it with: %s", ios.Command("ops", "wait", h.RequestID))
+	ios.Notice("Wait for it with: %s", s.CommandLine("ops", "wait", h.RequestID))
 	return true, nil
 }
 

@@ -27,7 +27,7 @@ type CreateSpec[T any] struct {
 	// user can act on, such as the names the server knows.
 	Refused func(ctx context.Context, c *client.Client, err error)
 	// Created, when set, prints the new resource for people instead of Card.
-	Created func(ctx context.Context, c *client.Client, ios *output.IOStreams, resp *client.Response, item *T) error
+	Created func(ctx context.Context, c *client.Client, s Seams, resp *client.Response, item *T) error
 }
 
 // CreateOptions are the inputs of a create command.
@@ -103,7 +103,7 @@ func CreateRun[T any](ctx context.Context, opts *CreateOptions[T]) error {
 	}
 	return opts.Finish(resp, item, item == nil, func() error {
 		if spec.Created != nil {
-			return spec.Created(ctx, c, opts.IO, resp, item)
+			return spec.Created(ctx, c, opts.Seams, resp, item)
 		}
 		return spec.Card(opts.IO, item)
 	})

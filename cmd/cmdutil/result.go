@@ -18,8 +18,8 @@ func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions
 // Prepare is the package function Prepare on the seams.
 func (s Seams) Prepare(m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
 	var wo client.WaitOptions
-	if m.cmd != nil {
-		s.IO.SetOperation(m.cmd.Name()) // "the create may have been applied"
+	if m.cmd != nil && s.SetOperation != nil {
+		s.SetOperation(m.cmd.Name()) // "the create may have been applied"
 	}
 	mo, err := m.Options()
 	if err != nil {

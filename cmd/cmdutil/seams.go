@@ -8,20 +8,37 @@ import (
 
 // Seams are what a command's run function needs from its surroundings: the
 // terminal streams, a client constructor and the resolved configuration
-// (for the wait defaults). An options struct embeds them instead of the
-// whole Factory; NewCmd* fills them from the Factory, and a test fills them
-// itself: output.Test() streams and a client for an httptest server or the
-// emulator. A nil Config means the client's own policy decides how long to
-// wait and how often to poll.
+// (for the wait defaults), plus how to word a suggested command line and
+// where to record the mutation being sent. An options struct embeds them
+// instead of the whole Factory; NewCmd* fills them from the Factory, and a
+// test fills what it needs: output.Test() streams and a client for an
+// httptest server or the emulator. A nil Config means the client's own
+// policy decides how long to wait and how often to poll; a nil Command
+// suggests plain command lines; a nil SetOperation records nothing.
 type Seams struct {
 	IO     *output.IOStreams
 	Client func() (*client.Client, error)
 	Config func() (*config.Config, error)
+	// Command is a fibe command line to suggest, with the --api-url and
+	// --profile of the current one.
+	Command func(args ...string) string
+	// SetOperation names the mutation being sent ("create"), so an error
+	// can say which one may have been applied.
+	SetOperation func(name string)
 }
 
 // Seams returns the Factory's streams, client constructor and configuration.
 func (f *Factory) Seams() Seams {
-	return Seams{IO: f.IOStreams, Client: f.Client, Config: f.Config}
+	ios := f.IOStreams
+	return Seams{IO: ios, Client: f.Client, Config: f.Config, Command: ios.Command, SetOperation: ios.SetOperation}
+}
+
+// CommandLine is Command, or the plain command line when there is none.
+func (s Seams) CommandLine(args ...string) string {
+	if s.Command == nil {
+		return output.CommandLine(nil, args...)
+	}
+	return s.Command(args...)
 }
 
 // WaitOptions resolves the wait options from the flags and the

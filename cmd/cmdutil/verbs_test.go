@@ -185,8 +185,8 @@ func TestCreateAndUpdateSpecRun(t *testing.T) {
 	if !errors.As(err, &ce) || !reflect.DeepEqual(ce.Details["known_names"], []string{"free"}) {
 		t.Errorf("refused create: %v", err)
 	}
-	spec.Created = func(_ context.Context, _ *client.Client, ios *output.IOStreams, _ *client.Response, w *widget) error {
-		_, err := fmt.Fprintf(ios.Out, "made %s\n", w.Name)
+	spec.Created = func(_ context.Context, _ *client.Client, s Seams, _ *client.Response, w *widget) error {
+		_, err := fmt.Fprintf(s.IO.Out, "made %s\n", w.Name)
 		return err
 	}
 	if err := create("w2"); err != nil || out.String() != "made w2\n" {

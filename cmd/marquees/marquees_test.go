@@ -275,8 +275,21 @@ func TestAsyncCommandsRun(t *testing.T) {
 	if err := json.Unmarshal(e.out.Bytes(), &h); err != nil {
 		t.Fatalf("--no-wait --json: %s (%v)", e.out, err)
 	}
-	if id, _ := h["request_id"].(string); id == "" || h["status_url"] == nil {
+	id, _ := h["request_id"].(string)
+	if id == "" || h["status_url"] == nil {
 		t.Errorf("--no-wait --json handle: %s", e.out)
+	}
+
+	// For people, the handle and the command that waits for it, worded
+	// by the Command seam.
+	e.reset()
+	e.IO.SetJSON(false)
+	opts.Command = func(args ...string) string { return "fibe --profile ci " + strings.Join(args, " ") }
+	if err := sshKeyRun(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.out.String(), "Request") || !strings.HasPrefix(e.errOut.String(), "Wait for it with: fibe --profile ci ops wait ") {
+		t.Errorf("--no-wait: stdout %q stderr %q", e.out, e.errOut)
 	}
 }
 

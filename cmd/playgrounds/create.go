@@ -9,7 +9,6 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
 )
 
 // CreateOptions are the inputs of `fibe playgrounds create`.
@@ -62,7 +61,8 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions)
 }
 
 // created prints the new playground and the next step.
-func created(ctx context.Context, c *client.Client, ios *output.IOStreams, resp *client.Response, p *client.Playground) error {
+func created(ctx context.Context, c *client.Client, s cmdutil.Seams, resp *client.Response, p *client.Playground) error {
+	ios := s.IO
 	if resp != nil && resp.Replayed {
 		// The replayed answer holds the status recorded at the first
 		// request ("creating"): show the playground as it is now.
@@ -76,7 +76,7 @@ func created(ctx context.Context, c *client.Client, ios *output.IOStreams, resp 
 	if err := printPlayground(ios, p); err != nil {
 		return err
 	}
-	ios.Notice("Next: %s", ios.Command("pg", "rollout", p.Name))
+	ios.Notice("Next: %s", s.CommandLine("pg", "rollout", p.Name))
 	return nil
 }
 
