@@ -17,8 +17,10 @@ import (
 
 // LoginOptions are the inputs of `fibe auth login`.
 type LoginOptions struct {
-	Factory   *cmdutil.Factory
-	WithToken bool
+	cmdutil.Seams
+	// ClientWithKey builds a client for the key being checked.
+	ClientWithKey func(key string) (*client.Client, error)
+	WithToken     bool
 }
 
 // LoginResult is the JSON form of a successful login.
@@ -31,7 +33,7 @@ type LoginResult struct {
 
 // NewCmdLogin builds `fibe auth login`.
 func NewCmdLogin(f *cmdutil.Factory, runF func(context.Context, *LoginOptions) error) *cobra.Command {
-	opts := &LoginOptions{Factory: f}
+	opts := &LoginOptions{Seams: f.Seams(), ClientWithKey: f.ClientWithKey}
 	cmd := &cobra.Command{
 		Use:   "login [--with-token]",
 		Short: "Store an API key for this profile and API",
@@ -55,9 +57,8 @@ there is none, in a file only you can read.`,
 }
 
 func loginRun(ctx context.Context, opts *LoginOptions) error {
-	f := opts.Factory
-	ios := f.IOStreams
-	cfg, err := f.Config()
+	ios := opts.IO
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 		return present.FlagErrorf("an API key has no spaces")
 	}
 
-	c, err := f.ClientWithKey(token)
+	c, err := opts.ClientWithKey(token)
 	if err != nil {
 		return err
 	}

@@ -13,12 +13,12 @@ import (
 
 // LogoutOptions are the inputs of `fibe auth logout`.
 type LogoutOptions struct {
-	Factory *cmdutil.Factory
+	cmdutil.Seams
 }
 
 // NewCmdLogout builds `fibe auth logout`.
 func NewCmdLogout(f *cmdutil.Factory, runF func(context.Context, *LogoutOptions) error) *cobra.Command {
-	opts := &LogoutOptions{Factory: f}
+	opts := &LogoutOptions{Seams: f.Seams()}
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Forget the stored API key of this profile and API",
@@ -35,8 +35,7 @@ func NewCmdLogout(f *cmdutil.Factory, runF func(context.Context, *LogoutOptions)
 }
 
 func logoutRun(_ context.Context, opts *LogoutOptions) error {
-	f := opts.Factory
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
@@ -48,7 +47,7 @@ func logoutRun(_ context.Context, opts *LogoutOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(map[string]any{"logged_out": found, "api_url": cfg.APIURL, "profile": cfg.Profile})
 	}

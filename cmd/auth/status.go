@@ -15,7 +15,9 @@ import (
 
 // StatusOptions are the inputs of `fibe auth status`.
 type StatusOptions struct {
-	Factory *cmdutil.Factory
+	cmdutil.Seams
+	// APIKey finds the key and says where it comes from.
+	APIKey func() (key, source string, err error)
 }
 
 // StatusResult is the JSON form of `fibe auth status`. The token is masked.
@@ -31,7 +33,7 @@ type StatusResult struct {
 
 // NewCmdStatus builds `fibe auth status`.
 func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{Factory: f}
+	opts := &StatusOptions{Seams: f.Seams(), APIKey: f.APIKey}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show who you are, what your key may do, on which API, and where the key comes from",
@@ -48,19 +50,18 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions)
 }
 
 func statusRun(ctx context.Context, opts *StatusOptions) error {
-	f := opts.Factory
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
-	key, source, err := f.APIKey()
+	key, source, err := opts.APIKey()
 	if err != nil {
 		return err
 	}
 	if key == "" {
 		return &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}
-	c, err := f.Client()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 		scopes = []string{}
 	}
 	res := StatusResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, Scopes: scopes, Token: config.MaskToken(key), TokenSource: source}
-	ios := f.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(res)
 	}

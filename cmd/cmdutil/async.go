@@ -13,12 +13,17 @@ import (
 // returned no result (the client then hands back only the handle). With
 // --json the handle is the document: {"request_id","status","status_url"}.
 func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
+	return f.Seams().Accepted(resp, noResult)
+}
+
+// Accepted is the package function Accepted on the seams' streams.
+func (s Seams) Accepted(resp *client.Response, noResult bool) (bool, error) {
 	if !noResult || resp == nil || resp.Accepted == nil {
 		return false, nil
 	}
-	ReplayNotice(f, resp)
+	s.ReplayNotice(resp)
 	h := resp.Accepted
-	ios := f.IOStreams
+	ios := s.IO
 	if ios.JSON() {
 		return true, ios.PrintJSON(h)
 	}
@@ -29,36 +34,42 @@ func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
 	if err := d.Render(); err != nil {
 		return true, err
 	}
-	ios.Notice("Wait for it with: %s", f.Command("ops", "wait", h.RequestID))
+	ios.Notice("Wait for it with: %s", s.CommandLine("ops", "wait", h.RequestID))
 	return true, nil
 }
 
 // ReplayNotice tells the user, on stderr, that the answer was a replay of
 // an earlier request with the same idempotency key. stdout is unchanged.
-func ReplayNotice(f *Factory, resp *client.Response) {
+func ReplayNotice(f *Factory, resp *client.Response) { f.Seams().ReplayNotice(resp) }
+
+// ReplayNotice is the package function ReplayNotice on the seams' streams.
+func (s Seams) ReplayNotice(resp *client.Response) {
 	if resp == nil || !resp.Replayed {
 		return
 	}
 	key := resp.IdempotencyKey
 	if key == "" {
-		f.IOStreams.Notice("Replayed: the server had already applied this request; nothing ran twice.")
+		s.IO.Notice("Replayed: the server had already applied this request; nothing ran twice.")
 		return
 	}
-	f.IOStreams.Notice("Replayed: the server had already applied this request (idempotency key %s); nothing ran twice.", key)
+	s.IO.Notice("Replayed: the server had already applied this request (idempotency key %s); nothing ran twice.", key)
 }
 
 // WaitFailed is called with the error of an async wait. On ASYNC_TIMEOUT
 // with --json, stdout holds the last status seen (contract §5), so a
 // script still learns the request id; the error itself goes to stderr.
-func WaitFailed(f *Factory, err error) error {
+func WaitFailed(f *Factory, err error) error { return f.Seams().WaitFailed(err) }
+
+// WaitFailed is the package function WaitFailed on the seams' streams.
+func (s Seams) WaitFailed(err error) error {
 	ce, ok := client.AsError(err)
-	if !ok || ce.Code != client.CodeAsyncTimeout || !f.IOStreams.JSON() {
+	if !ok || ce.Code != client.CodeAsyncTimeout || !s.IO.JSON() {
 		return err
 	}
 	if ce.Resume != nil && ce.Resume.WaitRequestID == "" && ce.Resume.IdempotencyKey != "" {
 		return err // a mutation still in flight: nothing was accepted, no status to print
 	}
-	id, status := f.IOStreams.LastStatus()
+	id, status := s.IO.LastStatus()
 	if ce.RequestID != "" {
 		id = ce.RequestID
 	}
@@ -72,7 +83,7 @@ func WaitFailed(f *Factory, err error) error {
 	if u, ok := ce.Details["status_url"].(string); ok && u != "" {
 		doc["status_url"] = u
 	}
-	if perr := f.IOStreams.PrintJSON(doc); perr != nil {
+	if perr := s.IO.PrintJSON(doc); perr != nil {
 		return perr
 	}
 	return err
@@ -81,16 +92,22 @@ func WaitFailed(f *Factory, err error) error {
 // Progress starts the spinner (where allowed) for a wait and returns the
 // function that stops it. With --no-wait there is no wait to show.
 func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err error)) {
+	return f.Seams().Progress(label, wo)
+}
+
+// Progress is the package function Progress on the seams' streams.
+func (s Seams) Progress(label string, wo client.WaitOptions) (stop func(err error)) {
 	if wo.NoWait {
 		return func(error) {}
 	}
-	f.IOStreams.StartProgress(label)
+	ios := s.IO
+	ios.StartProgress(label)
 	return func(err error) {
 		if err != nil {
-			present.FailProgress(f.IOStreams, err)
+			present.FailProgress(ios, err)
 			return
 		}
-		f.IOStreams.SucceedProgress()
+		ios.SucceedProgress()
 	}
 }
 
@@ -98,10 +115,16 @@ func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err er
 // terminal and refuses elsewhere (a usage error, exit 2): a script must
 // say --yes.
 func ConfirmDestructive(ctx context.Context, f *Factory, yes bool, question string) error {
+	return f.Seams().ConfirmDestructive(ctx, yes, question)
+}
+
+// ConfirmDestructive is the package function ConfirmDestructive on the
+// seams' streams.
+func (s Seams) ConfirmDestructive(ctx context.Context, yes bool, question string) error {
 	if yes {
 		return nil
 	}
-	ios := f.IOStreams
+	ios := s.IO
 	if !ios.CanPrompt() || ios.JSON() {
 		return present.FlagErrorf("--yes is required when not running interactively")
 	}

@@ -22,7 +22,7 @@ type DeleteSpec struct {
 
 // DeleteOptions are the inputs of a delete command.
 type DeleteOptions struct {
-	Factory  *Factory
+	Seams
 	Spec     DeleteSpec
 	Ref      string
 	Yes      bool
@@ -32,7 +32,7 @@ type DeleteOptions struct {
 
 // NewCmdDelete builds `fibe <resources> delete <id|name> [--yes]`.
 func NewCmdDelete(f *Factory, spec DeleteSpec) *cobra.Command {
-	opts := &DeleteOptions{Factory: f, Spec: spec}
+	opts := &DeleteOptions{Seams: f.Seams(), Spec: spec}
 	cmd := &cobra.Command{
 		Use:     "delete <id|name> [--yes]",
 		Aliases: spec.Aliases,
@@ -56,30 +56,30 @@ the background (202), the command waits unless --no-wait.`,
 
 // DeleteRun confirms, deletes and reports.
 func DeleteRun(ctx context.Context, opts *DeleteOptions) error {
-	f, noun := opts.Factory, opts.Spec.Noun
+	noun := opts.Spec.Noun
 	mo, err := opts.Mutation.Options()
 	if err != nil {
 		return err
 	}
-	wo, err := opts.Wait.Options(f)
+	wo, err := opts.WaitOptions(&opts.Wait)
 	if err != nil {
 		return err
 	}
-	if err := ConfirmDestructive(ctx, f, opts.Yes, "Delete "+noun+" "+Describe(opts.Ref)+"?"); err != nil {
+	if err := opts.ConfirmDestructive(ctx, opts.Yes, "Delete "+noun+" "+Describe(opts.Ref)+"?"); err != nil {
 		return err
 	}
-	c, err := f.Client()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	stop := Progress(f, "Deleting "+noun+" "+opts.Ref, wo)
+	stop := opts.Progress("Deleting "+noun+" "+opts.Ref, wo)
 	resp, err := opts.Spec.Delete(ctx, c, opts.Ref, mo, wo)
 	stop(err)
 	if err != nil {
-		return WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
-	ios := f.IOStreams
-	return Finish(f, resp, map[string]any{"deleted": true, noun: opts.Ref}, opts.Wait.NoWait, func() error {
+	ios := opts.IO
+	return opts.Finish(resp, map[string]any{"deleted": true, noun: opts.Ref}, opts.Wait.NoWait, func() error {
 		if ios.Quiet() {
 			return nil
 		}

@@ -61,13 +61,7 @@ func addWaitDurations(cmd *cobra.Command, w *WaitFlags) {
 
 // Options resolves the wait options from the configuration, which has read
 // the flags.
-func (w *WaitFlags) Options(f *Factory) (client.WaitOptions, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return client.WaitOptions{}, err
-	}
-	return client.WaitOptions{NoWait: w.NoWait, Timeout: cfg.WaitTimeout, PollInterval: cfg.PollInterval}, nil
-}
+func (w *WaitFlags) Options(f *Factory) (client.WaitOptions, error) { return f.Seams().WaitOptions(w) }
 
 // ExactArgs is cobra.ExactArgs reporting a usage error with the names of
 // the expected arguments. A blank argument is a usage error too: an empty

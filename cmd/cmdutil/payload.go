@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/present"
 )
 
@@ -44,10 +45,15 @@ func ReadPayload(f *Factory, path, wrapper string) (map[string]any, error) {
 // usage error that names the file, the line and the column, in the user's
 // words.
 func ReadPayloadFor(f *Factory, path string, schema PayloadSchema) (map[string]any, error) {
+	return ReadPayloadFrom(f.IOStreams, path, schema)
+}
+
+// ReadPayloadFrom is ReadPayloadFor with stdin and warnings on ios.
+func ReadPayloadFrom(ios *iostreams.IOStreams, path string, schema PayloadSchema) (map[string]any, error) {
 	var r io.Reader
 	source := path
 	if path == "-" {
-		r, source = f.IOStreams.In, "stdin"
+		r, source = ios.In, "stdin"
 	} else {
 		file, err := os.Open(path)
 		if err != nil {
@@ -86,7 +92,7 @@ func ReadPayloadFor(f *Factory, path string, schema PayloadSchema) (map[string]a
 		return nil, err
 	}
 	if unknown := schema.unknown(obj); len(unknown) > 0 {
-		f.IOStreams.Warning("payload %s: %s not known to this version of fibe (it knows %s); sent as given.",
+		ios.Warning("payload %s: %s not known to this version of fibe (it knows %s); sent as given.",
 			source, fieldList(unknown, "field", "fields")+verb(len(unknown)), strings.Join(schema.Fields, ", "))
 	}
 	return obj, nil

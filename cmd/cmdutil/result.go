@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/present"
 )
 
@@ -12,20 +13,25 @@ import (
 // does not wait) and the API client. Flags are checked first, so a bad
 // --idempotency-key is a usage error even without an API key.
 func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
+	return f.Seams().Prepare(m, w)
+}
+
+// Prepare is the package function Prepare on the seams.
+func (s Seams) Prepare(m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
 	var wo client.WaitOptions
-	if m.cmd != nil {
-		f.Operation = m.cmd.Name() // "the create may have been applied"
+	if m.cmd != nil && s.SetOperation != nil {
+		s.SetOperation(m.cmd.Name()) // "the create may have been applied"
 	}
 	mo, err := m.Options()
 	if err != nil {
 		return mo, wo, nil, err
 	}
 	if w != nil {
-		if wo, err = w.Options(f); err != nil {
+		if wo, err = s.WaitOptions(w); err != nil {
 			return mo, wo, nil, err
 		}
 	}
-	c, err := f.Client()
+	c, err := s.Client()
 	return mo, wo, c, err
 }
 
@@ -34,12 +40,17 @@ func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions
 // back no result), the replay notice, then result as JSON or, for people,
 // whatever human prints.
 func Finish(f *Factory, resp *client.Response, result any, noResult bool, human func() error) error {
-	if accepted, err := Accepted(f, resp, noResult); accepted {
+	return f.Seams().Finish(resp, result, noResult, human)
+}
+
+// Finish is the package function Finish on the seams' streams.
+func (s Seams) Finish(resp *client.Response, result any, noResult bool, human func() error) error {
+	if accepted, err := s.Accepted(resp, noResult); accepted {
 		return err
 	}
-	ReplayNotice(f, resp)
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(result)
+	s.ReplayNotice(resp)
+	if s.IO.JSON() {
+		return s.IO.PrintJSON(result)
 	}
 	return human()
 }
@@ -72,8 +83,7 @@ func (l *ListFlags) Validate(cmd *cobra.Command) error {
 // PrintList prints a page (or, with --all, every page) of items: a JSON
 // array (never null), or the table drawn by table and a hint when there
 // are more pages. plural names the items ("playgrounds").
-func PrintList[T any](f *Factory, items []T, meta *client.ListMeta, plural string, table func([]T) error) error {
-	ios := f.IOStreams
+func PrintList[T any](ios *iostreams.IOStreams, items []T, meta *client.ListMeta, plural string, table func([]T) error) error {
 	if items == nil {
 		items = []T{}
 	}

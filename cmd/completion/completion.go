@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/present"
 )
 
@@ -27,9 +28,19 @@ var Shells = []struct{ Name, File string }{
 	{"powershell", "fibe.ps1"},
 }
 
+// Options are the inputs of `fibe completion`.
+type Options struct {
+	IO *iostreams.IOStreams
+	// Root is the command tree the scripts complete.
+	Root  *cobra.Command
+	Shell string
+	// Dir, when set, receives every script instead of stdout.
+	Dir string
+}
+
 // NewCmdCompletion builds `fibe completion <shell>`.
 func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
-	var dir string
+	opts := &Options{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
@@ -43,27 +54,34 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
   fibe completion --generate-dir completions`,
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		Args: func(cmd *cobra.Command, args []string) error {
-			if dir != "" {
+			if opts.Dir != "" {
 				return cmdutil.NoArgs(cmd, args)
 			}
 			return cmdutil.ExactArgs(1, "bash|zsh|fish|powershell")(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.IOStreams.JSON() {
-				// A script is not a JSON document; printing it would break
-				// the promise --json makes to whoever reads stdout.
-				return present.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
+			opts.Root = cmd.Root()
+			if len(args) > 0 {
+				opts.Shell = args[0]
 			}
-			root := cmd.Root()
-			if dir != "" {
-				return GenerateDir(root, dir)
-			}
-			return Generate(root, args[0], f.IOStreams.Out)
+			return run(opts)
 		},
 	}
-	cmd.Flags().StringVar(&dir, "generate-dir", "", "Write every script into this directory")
+	cmd.Flags().StringVar(&opts.Dir, "generate-dir", "", "Write every script into this directory")
 	_ = cmd.Flags().MarkHidden("generate-dir")
 	return cmd
+}
+
+func run(opts *Options) error {
+	if opts.IO.JSON() {
+		// A script is not a JSON document; printing it would break the
+		// promise --json makes to whoever reads stdout.
+		return present.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
+	}
+	if opts.Dir != "" {
+		return GenerateDir(opts.Root, opts.Dir)
+	}
+	return Generate(opts.Root, opts.Shell, opts.IO.Out)
 }
 
 // Generate writes the script for shell.

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/present"
 )
@@ -31,12 +32,12 @@ func NewCmdLocal(f *cmdutil.Factory) *cobra.Command {
 
 // ServeOptions are the inputs of `fibe local serve`.
 type ServeOptions struct {
-	Factory *cmdutil.Factory
-	Addr    string
-	APIKey  string
-	Chaos   string
-	Seed    int64
-	Speed   float64
+	IO     *iostreams.IOStreams
+	Addr   string
+	APIKey string
+	Chaos  string
+	Seed   int64
+	Speed  float64
 	// RateLimit is the request budget per key and minute (0: the default, 600).
 	RateLimit int
 	// LegacyAsync serves async statuses in the older shape.
@@ -57,7 +58,7 @@ type ServeInfo struct {
 
 // NewCmdServe builds `fibe local serve`.
 func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
-	opts := &ServeOptions{Factory: f}
+	opts := &ServeOptions{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F] [--rate-limit N] [--legacy-async] [--status-url STYLE] [--async-create]",
 		Short: "Serve the local Fibe API over HTTP until interrupted",
@@ -114,7 +115,7 @@ Stop it with Ctrl-C.`,
 }
 
 func serveRun(ctx context.Context, opts *ServeOptions) error {
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	key := opts.APIKey
 	if key == "" {
 		key = localapi.DefaultAPIKey

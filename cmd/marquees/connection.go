@@ -12,7 +12,7 @@ import (
 
 // RefOptions are the inputs of the async marquee commands.
 type RefOptions struct {
-	Factory  *cmdutil.Factory
+	cmdutil.Seams
 	Ref      string
 	Mutation cmdutil.MutationFlags
 	Wait     cmdutil.WaitFlags
@@ -40,7 +40,7 @@ reached.`,
 // newAsyncRefCmd completes cmd as a marquee command that takes one
 // <id|name> and starts an async operation.
 func newAsyncRefCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Context, *RefOptions) error) *cobra.Command {
-	opts := &RefOptions{Factory: f}
+	opts := &RefOptions{Seams: f.Seams()}
 	cmd.Args = cmdutil.ExactArgs(1, "<id|name>")
 	cmd.ValidArgsFunction = cmdutil.CompleteMarqueeNames(f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -60,28 +60,27 @@ func orDefault(runF, run func(context.Context, *RefOptions) error) func(context.
 }
 
 func testConnectionRun(ctx context.Context, opts *RefOptions) error {
-	f := opts.Factory
-	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
+	mo, wo, c, err := opts.Prepare(&opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, "Testing connection to "+opts.Ref, wo)
+	stop := opts.Progress("Testing connection to "+opts.Ref, wo)
 	res, resp, err := c.Marquees.TestConnection(ctx, opts.Ref, mo, wo)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
 	if res != nil && !res.OK {
 		// The test ran but could not connect: a failure for scripts too.
-		cmdutil.ReplayNotice(f, resp)
+		opts.ReplayNotice(resp)
 		msg := res.Message
 		if res.Error != "" && res.Error != msg {
 			msg += msgSuffix(res.Error)
 		}
 		return &connectionFailed{msg: msg}
 	}
-	ios := f.IOStreams
-	return cmdutil.Finish(f, resp, res, res == nil, func() error {
+	ios := opts.IO
+	return opts.Finish(resp, res, res == nil, func() error {
 		_, err := io.WriteString(ios.Out, iostreams.Check(ios.ColorScheme())+" Connected to "+opts.Ref+msgSuffix(res.Message)+"\n")
 		return err
 	})
@@ -107,19 +106,18 @@ add to the server's authorized_keys. The private key stays with Fibe.`,
 }
 
 func sshKeyRun(ctx context.Context, opts *RefOptions) error {
-	f := opts.Factory
-	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
+	mo, wo, c, err := opts.Prepare(&opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, "Generating an SSH key for "+opts.Ref, wo)
+	stop := opts.Progress("Generating an SSH key for "+opts.Ref, wo)
 	key, resp, err := c.Marquees.SSHKey(ctx, opts.Ref, mo, wo)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
-	return cmdutil.Finish(f, resp, key, key == nil, func() error {
-		_, err := io.WriteString(f.IOStreams.Out, key.PublicKey+"\n")
+	return opts.Finish(resp, key, key == nil, func() error {
+		_, err := io.WriteString(opts.IO.Out, key.PublicKey+"\n")
 		return err
 	})
 }

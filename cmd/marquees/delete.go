@@ -11,13 +11,17 @@ import (
 
 // NewCmdDelete builds `fibe marquees delete <id|name>`.
 func NewCmdDelete(f *cmdutil.Factory) *cobra.Command {
-	return cmdutil.NewCmdDelete(f, cmdutil.DeleteSpec{
+	return cmdutil.NewCmdDelete(f, deleteSpec(cmdutil.CompleteMarqueeNames(f)))
+}
+
+func deleteSpec(complete cmdutil.CompletionFunc) cmdutil.DeleteSpec {
+	return cmdutil.DeleteSpec{
 		Noun:     "marquee",
 		Aliases:  []string{"rm"},
 		Example:  `  fibe mq delete staging --yes`,
-		Complete: cmdutil.CompleteMarqueeNames(f),
+		Complete: complete,
 		Delete: func(ctx context.Context, c *client.Client, ref string, mo client.MutationOptions, wo client.WaitOptions) (*client.Response, error) {
 			return c.Marquees.Delete(ctx, ref, mo, wo)
 		},
-	})
+	}
 }

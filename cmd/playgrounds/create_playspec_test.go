@@ -42,7 +42,7 @@ func TestUnknownPlayspecListsTheKnownOnes(t *testing.T) {
 	}
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, nil)
-	err := createRun(context.Background(), &CreateOptions{Factory: f, Name: "x", Playspec: "rials"})
+	err := cmdutil.CreateRun(context.Background(), createOpts(f, map[string]any{"name": "x", "playspec": "rials"}))
 	var ce *client.Error
 	if !errors.As(err, &ce) || ce.Code != client.CodeValidation {
 		t.Fatalf("create with an unknown playspec: %v", err)

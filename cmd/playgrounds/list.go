@@ -10,27 +10,14 @@ import (
 )
 
 // ListOptions are the inputs of `fibe playgrounds list`.
-type ListOptions struct {
-	Factory  *cmdutil.Factory
-	Playspec string
-	Marquee  string
-	cmdutil.FilterFlags
-	cmdutil.ListFlags
-}
+type ListOptions = cmdutil.ListOptions[client.Playground]
 
-// Statuses and sort keys the API accepts in a playground list (fibe-api.md).
-var (
-	listStatuses = []string{"pending", "creating", "building", "running", "stopped", "stopping", "error", "failed", "destroyed"}
-	listSortKeys = []string{"id", "name", "status", "created_at", "updated_at", "expires_at"}
-)
-
-// NewCmdList builds `fibe playgrounds list`; runF replaces the run function in tests.
-func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Factory: f}
-	cmd := &cobra.Command{
-		Use:     "list",
-		Aliases: []string{"ls"},
-		Short:   "List playgrounds",
+// listSpec is `fibe playgrounds list`: the statuses and sort keys the API
+// accepts in a playground list (fibe-api.md), the playground's own
+// filters, and the table. f is only for completion; tests may pass nil.
+func listSpec(f *cmdutil.Factory) cmdutil.ListSpec[client.Playground] {
+	return cmdutil.ListSpec[client.Playground]{
+		Plural: "playgrounds",
 		Long: `List playgrounds, filtered on the server. Filters combine (all must
 match) and apply before paging.`,
 		Example: `  fibe pg list
@@ -39,47 +26,25 @@ match) and apply before paging.`,
   fibe pg list --search preview --created-after 2026-01-31
   fibe pg list --json | jq '.[] | select(.status=="running") | .name'
   fibe pg list --jq '.[].name'`,
-		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.ListFlags.Validate(cmd); err != nil {
-				return err
-			}
-			if err := opts.FilterFlags.Validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return listRun(cmd.Context(), opts)
+		Statuses: []string{"pending", "creating", "building", "running", "stopped", "stopping", "error", "failed", "destroyed"},
+		SortKeys: []string{"id", "name", "status", "created_at", "updated_at", "expires_at"},
+		Filters: []cmdutil.ListFilter{
+			{Flag: "playspec", Help: "Only playgrounds of this playspec (id or name)", Complete: cmdutil.CompletePlayspecFlag(f),
+				Apply: func(lo *client.ListOptions, v string) { lo.PlayspecID = v }},
+			{Flag: "marquee", Help: "Only playgrounds on this marquee (id or name)", Complete: cmdutil.CompleteMarqueeFlag(f),
+				Apply: func(lo *client.ListOptions, v string) { lo.MarqueeID = v }},
 		},
+		List: func(ctx context.Context, c *client.Client, lo client.ListOptions) ([]client.Playground, *client.ListMeta, error) {
+			return c.Playgrounds.List(ctx, lo)
+		},
+		ListAll: func(ctx context.Context, c *client.Client, lo client.ListOptions) ([]client.Playground, error) {
+			return c.Playgrounds.ListAll(ctx, lo)
+		},
+		Table: printTable,
 	}
-	cmdutil.AddFilterFlags(cmd, &opts.FilterFlags, "playgrounds", listStatuses, listSortKeys)
-	cmd.Flags().StringVar(&opts.Playspec, "playspec", "", "Only playgrounds of this playspec (id or name)")
-	cmd.Flags().StringVar(&opts.Marquee, "marquee", "", "Only playgrounds on this marquee (id or name)")
-	_ = cmd.RegisterFlagCompletionFunc("playspec", cmdutil.CompletePlayspecFlag(f))
-	_ = cmd.RegisterFlagCompletionFunc("marquee", cmdutil.CompleteMarqueeFlag(f))
-	cmdutil.AddListFlags(cmd, &opts.ListFlags)
-	return cmd
 }
 
-func listRun(ctx context.Context, opts *ListOptions) error {
-	c, err := opts.Factory.Client()
-	if err != nil {
-		return err
-	}
-	lo := client.ListOptions{Page: opts.Page, PerPage: opts.PerPage, PlayspecID: opts.Playspec, MarqueeID: opts.Marquee}
-	opts.FilterFlags.Apply(&lo)
-	var items []client.Playground
-	var meta *client.ListMeta
-	if opts.All {
-		items, err = c.Playgrounds.ListAll(ctx, lo)
-	} else {
-		items, meta, err = c.Playgrounds.List(ctx, lo)
-	}
-	if err != nil {
-		return err
-	}
-	return cmdutil.PrintList(opts.Factory, items, meta, "playgrounds", func(items []client.Playground) error {
-		return printTable(opts.Factory.IOStreams, items)
-	})
+// NewCmdList builds `fibe playgrounds list`; runF replaces the run function in tests.
+func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return cmdutil.NewCmdList(f, listSpec(f), runF)
 }

@@ -38,11 +38,16 @@ func setup(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer, *local
 	return cmdutil.New(ios, nil), out, errOut, srv
 }
 
+// createOpts are the inputs of `pg create` with the given flags.
+func createOpts(f *cmdutil.Factory, flags map[string]any) *CreateOptions {
+	return &CreateOptions{Seams: f.Seams(), Spec: createSpec(f), BodyFlags: cmdutil.BodyFlags{Values: flags}}
+}
+
 func TestCreateThenRolloutRun(t *testing.T) {
 	f, out, _, _ := setup(t)
 	f.IOStreams.SetJSON(true)
 	ctx := context.Background()
-	if err := createRun(ctx, &CreateOptions{Factory: f, Name: "unit", Playspec: "web", Env: []string{"A=1"}}); err != nil {
+	if err := cmdutil.CreateRun(ctx, createOpts(f, map[string]any{"name": "unit", "playspec": "web", "env": []string{"A=1"}})); err != nil {
 		t.Fatal(err)
 	}
 	var p client.Playground
@@ -62,14 +67,14 @@ func TestCreateThenRolloutRun(t *testing.T) {
 func TestListRunHumanAndEmpty(t *testing.T) {
 	f, out, errOut, _ := setup(t)
 	ctx := context.Background()
-	if err := listRun(ctx, &ListOptions{Factory: f}); err != nil {
+	if err := cmdutil.ListRun(ctx, &ListOptions{Seams: f.Seams(), Spec: listSpec(f)}); err != nil {
 		t.Fatal(err)
 	}
 	if out.Len() != 0 || errOut.String() != "No playgrounds.\n" {
 		t.Errorf("empty list: stdout %q stderr %q", out, errOut)
 	}
 	f.IOStreams.SetJSON(true)
-	if err := listRun(ctx, &ListOptions{Factory: f}); err != nil {
+	if err := cmdutil.ListRun(ctx, &ListOptions{Seams: f.Seams(), Spec: listSpec(f)}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "[]\n" {
@@ -79,11 +84,11 @@ func TestListRunHumanAndEmpty(t *testing.T) {
 
 func TestDeleteRequiresYesWhenNotInteractive(t *testing.T) {
 	f, _, _, srv := setup(t)
-	if err := createRun(context.Background(), &CreateOptions{Factory: f, Name: "keep", Playspec: "web"}); err != nil {
+	if err := cmdutil.CreateRun(context.Background(), createOpts(f, map[string]any{"name": "keep", "playspec": "web"})); err != nil {
 		t.Fatal(err)
 	}
 	before := srv.Stats().Mutations
-	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Factory: f, Spec: cmdutil.DeleteSpec{Noun: "playground"}, Ref: "keep"})
+	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Seams: f.Seams(), Spec: cmdutil.DeleteSpec{Noun: "playground"}, Ref: "keep"})
 	if present.ExitCode(err) != present.ExitUsage {
 		t.Fatalf("delete without --yes: %v", err)
 	}
@@ -104,7 +109,7 @@ func TestCreateFlagsBecomeTheBody(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	body, err := createBody(got)
+	body, err := cmdutil.CreateBody(got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,12 +118,13 @@ func TestCreateFlagsBecomeTheBody(t *testing.T) {
 		t.Errorf("body: %#v", body)
 	}
 
-	got.File, got.Name = "", ""
-	if _, err := createBody(got); present.ExitCode(err) != present.ExitUsage {
+	got.File = ""
+	delete(got.Values, "name")
+	if _, err := cmdutil.CreateBody(got); present.ExitCode(err) != present.ExitUsage {
 		t.Errorf("missing --name: %v", err)
 	}
-	got.Name, got.Env = "x", []string{"novalue"}
-	if _, err := createBody(got); present.ExitCode(err) != present.ExitUsage {
+	got.Values["name"], got.Values["env"] = "x", []string{"novalue"}
+	if _, err := cmdutil.CreateBody(got); present.ExitCode(err) != present.ExitUsage {
 		t.Errorf("bad --env: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/internal/stream"
 )
@@ -37,7 +38,7 @@ func TestReadKeysEscape(t *testing.T) {
 func TestShellRunLineSessionAndCommand(t *testing.T) {
 	f, out, _, _ := setup(t)
 	ctx := context.Background()
-	if err := createRun(ctx, &CreateOptions{Factory: f, Name: "shu", Playspec: "web"}); err != nil {
+	if err := cmdutil.CreateRun(ctx, createOpts(f, map[string]any{"name": "shu", "playspec": "web"})); err != nil {
 		t.Fatal(err)
 	}
 	if err := actionRun(ctx, &ActionOptions{Factory: f, Ref: "shu", Action: "rollout"}); err != nil {
