@@ -199,6 +199,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		TrustedHosts: cfg.TrustedHosts,
 		OnEvent:      f.IOStreams.HandleEvent,
 	}
+	opts.Profile, opts.JournalWindow = cfg.Profile, cfg.JournalWindow
 	if cfg.Debug {
 		opts.Debug = f.IOStreams.ErrOut
 	}

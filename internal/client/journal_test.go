@@ -66,7 +66,7 @@ func TestJournalReRunOfLostCreateIsAReplay(t *testing.T) {
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("journal file mode: %v %v", fi.Mode(), err)
 	}
-	if (strings.Contains(string(data), "lost-1") || strings.Contains(string(data), localapi.DefaultAPIKey)) {
+	if strings.Contains(string(data), "lost-1") || strings.Contains(string(data), localapi.DefaultAPIKey) {
 		t.Fatalf("the journal must hold no body and no secret: %s", data)
 	}
 

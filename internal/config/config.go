@@ -49,6 +49,8 @@ type Config struct {
 	TrustedHosts []string
 	Debug        bool
 
+	JournalWindow time.Duration // outcome journal (contract §10); 0 → off
+
 	values map[string]Value
 }
 
@@ -144,6 +146,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.MaxRetries, _ = strconv.Atoi(c.values["max_retries"].Value)
 	c.WaitTimeout, _ = ParseDuration(c.values["wait_timeout"].Value)
 	c.PollInterval, _ = ParseDuration(c.values["poll_interval"].Value)
+	c.JournalWindow, _ = ParseDuration(c.values["journal_window"].Value)
 	if h := c.values["trusted_hosts"].Value; h != "" {
 		c.TrustedHosts = strings.Split(h, ",")
 	}

@@ -40,6 +40,8 @@ var Settings = []Setting{
 		Help: "interval between polls of an async operation", normalize: normalizePositiveDuration},
 	{Key: "trusted_hosts", Env: "FIBE_TRUSTED_HOSTS", Default: "",
 		Help: "comma-separated hosts that may receive the API key besides the API's own", normalize: normalizeHosts},
+	{Key: "journal_window", Env: "FIBE_JOURNAL_WINDOW", Default: "15m",
+		Help: "how long a re-run of an unfinished mutation reuses its idempotency key (0 turns the journal off; at most 24h)", normalize: normalizeJournalWindow},
 }
 
 // Lookup finds a setting by key.
@@ -131,4 +133,19 @@ func normalizeHosts(raw string) (string, error) {
 		hosts = append(hosts, strings.ToLower(h))
 	}
 	return strings.Join(hosts, ","), nil
+}
+
+// MaxJournalWindow is the server's replay window: a key older than that
+// means nothing.
+const MaxJournalWindow = 24 * time.Hour
+
+func normalizeJournalWindow(raw string) (string, error) {
+	d, err := ParseDuration(raw)
+	if err != nil {
+		return "", fmt.Errorf("invalid duration %q (examples: 15m, 1h, 0 to turn the journal off)", raw)
+	}
+	if d < 0 || d > MaxJournalWindow {
+		return "", fmt.Errorf("duration %q must be between 0 and 24h", raw)
+	}
+	return d.String(), nil
 }

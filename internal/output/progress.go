@@ -170,6 +170,10 @@ func (s *IOStreams) HandleEvent(ev client.Event) {
 		if ev.BreakerState != "" && ev.Resource != "" {
 			p.note = fmt.Sprintf("breaker %s %s", ev.Resource, ev.BreakerState)
 		}
+	case client.EventKeyReuse:
+		p.mu.Unlock()
+		s.keyReused(ev)
+		return
 	}
 	p.mu.Unlock()
 
@@ -210,4 +214,41 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// keyReused says, in one line on stderr (even with --json, like the replay
+// notice), that the outcome journal gave this mutation the key of an
+// unfinished run of it (contract §10).
+func (s *IOStreams) keyReused(ev client.Event) {
+	if !s.ShowNotices() {
+		return
+	}
+	key := ev.IdempotencyKey
+	if len(key) > 12 {
+		key = key[:8] + "…"
+	}
+	at := ev.Started.Local()
+	when := at.Format("15:04")
+	if y, m, d := at.Date(); y != time.Now().Year() || m != time.Now().Month() || d != time.Now().Day() {
+		when = at.Format("Jan 2 15:04")
+	}
+	line := fmt.Sprintf("Reusing idempotency key %s of the unfinished %s at %s; --new-key starts a new one",
+		key, firstNonEmpty(ev.Label, "operation"), when)
+	s.mu.Lock()
+	p := s.progress
+	s.mu.Unlock()
+	var sp *spinner.Spinner
+	if p != nil {
+		p.mu.Lock()
+		sp = p.sp
+		p.mu.Unlock()
+	}
+	if sp == nil {
+		fmt.Fprintln(s.ErrOut, line)
+		return
+	}
+	// Above the spinner, which redraws itself on its next frame.
+	sp.Lock()
+	fmt.Fprint(s.ErrOut, "\r\033[K"+line+"\n")
+	sp.Unlock()
 }
