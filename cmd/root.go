@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fibegg/fibe/cmd/api"
 	"github.com/fibegg/fibe/cmd/auth"
 	"github.com/fibegg/fibe/cmd/breaker"
 	"github.com/fibegg/fibe/cmd/cmdutil"
@@ -99,6 +100,7 @@ Try it without an account against the embedded local API:
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
 		ops.NewCmdOps(f),
+		api.NewCmdAPI(f, nil),
 	)
 	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),
