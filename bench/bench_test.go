@@ -39,7 +39,7 @@ func TestShortRun(t *testing.T) {
 
 	want := map[string][]string{
 		"herd":       {"| naive |", "| retryablehttp |", "| fibe (own state dirs) |", "| fibe (shared state dir) |", "## Targets"},
-		"duplicates": {"| naive | first run |", "| retryablehttp | first run |", "| fibe | first run |", "| fibe | after re-runs |"},
+		"duplicates": {"| naive | first run |", "| retryablehttp | first run |", "| fibe | first run |", "| fibe | after plain re-runs |"},
 		"pacing":     {"| naive |", "| retryablehttp |", "| fibe |", "429s after the first window"},
 		"overhead":   {"| net/http (bare) |", "| fibe client (in-memory state) |", "## CLI start-up"},
 	}
