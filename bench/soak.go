@@ -207,7 +207,7 @@ func runSoak(ctx context.Context, env *runEnv, r *report) error {
 	r.param("random seed", fmt.Sprintf("%d (emulator faults and the choice of operations)", p.Seed))
 	r.param("emulator speed", fmt.Sprintf("%g× (simulated durations ÷ %g)", p.Speed, p.Speed))
 	if p.Span > 0 {
-		r.param("pacing", fmt.Sprintf("the first runs of a wave start evenly over %s, so a wave outlives the breakers' 30 s open window and meets the outage", p.Span))
+		r.param("pacing", fmt.Sprintf("the first runs of a wave start evenly over %s, so the operations of a wave meet the outage and the breakers opening, half-opening and closing", p.Span))
 	}
 	r.param("client settings", fmt.Sprintf("FIBE_TIMEOUT=%s FIBE_WAIT_TIMEOUT=%s FIBE_POLL_INTERVAL=%s FIBE_JOURNAL_WINDOW=15m; contract defaults otherwise (3 retries, breaker 5 failures / 30 s); one state dir for every worker (one machine)", p.Timeout, p.WaitTimeout, p.PollInterval))
 	between := "the faults stop, the breakers' open window passes (read from `fibe breaker status --json`)"
