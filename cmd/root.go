@@ -100,7 +100,6 @@ Try it without an account against the embedded local API:
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
 		ops.NewCmdOps(f),
-		api.NewCmdAPI(f, nil),
 	)
 	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),
@@ -108,6 +107,7 @@ Try it without an account against the embedded local API:
 		breaker.NewCmdBreaker(f),
 	)
 	addToGroup(root, groupMore,
+		api.NewCmdAPI(f, nil),
 		local.NewCmdLocal(f),
 		completion.NewCmdCompletion(f),
 		version.NewCmdVersion(f),
