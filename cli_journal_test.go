@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fibegg/fibe/internal/localapi"
 )
@@ -112,5 +113,38 @@ func TestCLIJournalNewKeyForgetAndWindow(t *testing.T) {
 	w.jsonOf(&raw, "ops", "pending")
 	if strings.TrimSpace(string(raw)) != "[]" {
 		t.Fatalf("pending after --all: %s", raw)
+	}
+}
+
+// kill -9 after the create committed and before its answer came: the
+// journal written before the first attempt is readable, and the plain
+// re-run finishes the create as a replay.
+func TestCLIJournalSurvivesKill9(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{Chaos: "commit-then-hang=1:1s"})
+	p := w.start("pg", "create", "--name", "k9", "--playspec", "web")
+	deadline := time.Now().Add(10 * time.Second)
+	for w.server.Stats().Creates["k9"] == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the create never reached the server")
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, bounded above
+	}
+	_ = p.cmd.Process.Kill()
+	p.wait(t, 10*time.Second)
+	var list []pendingEntry
+	w.jsonOf(&list, "ops", "pending")
+	if len(list) != 1 || list[0].Operation != "create playground" {
+		t.Fatalf("pending after kill -9: %+v", list)
+	}
+	if err := w.server.SetChaos(""); err != nil {
+		t.Fatal(err)
+	}
+	// The killed request is still in flight on the server for up to 1 s:
+	// the re-run, which shares its key, waits that out (409 in flight).
+	r := w.ok("pg", "create", "--name", "k9", "--playspec", "web", "--max-retries", "10")
+	mustContain(t, "re-run", r.stderr, "Reusing idempotency key "+list[0].Key[:8], "Replayed")
+	if n := w.server.Stats().Creates["k9"]; n != 1 {
+		t.Fatalf("created %d times", n)
 	}
 }
