@@ -25,7 +25,7 @@ func AddMutationFlags(cmd *cobra.Command, m *MutationFlags) {
 	cmd.Flags().StringVar(&m.IdempotencyKey, "idempotency-key", "",
 		"Idempotency-Key to send (1-255 printable ASCII characters, no spaces); re-running with the same key cannot apply the change twice")
 	cmd.Flags().BoolVar(&m.NewKey, "new-key", false,
-		"Mint a new idempotency key instead of reusing the key of this same unfinished mutation (see `fibe ops pending`)")
+		"Mint a new idempotency key instead of reusing the key of this same unfinished mutation (see: fibe ops pending)")
 }
 
 // Options validates the flags: a bad key is a usage error and is never sent.
