@@ -613,6 +613,11 @@ func soakReport(r *report, p soakParams, waves []soakWave, all []*soakOp, emu *e
 		after = append(after, "What went wrong: "+strings.Join(d, "; ")+".")
 	}
 	r.Sections = append(r.Sections, section{Heading: "Results (the emulator's world against the workers' ledger)", Table: t, After: after})
+	open := tot.FirstFailures[output.ExitCircuitOpen]
+	if failed := tot.Reruns; failed > 0 {
+		r.note("%d of the %d first-run failures (%.0f%%) were CIRCUIT_OPEN: under these faults (about 60%% of attempts fail) the breakers of prod-eu, local and the API host, shared by all eight workers through one state dir, open within the first operations of a wave and, with each half-open probe meeting the same faults, stay open; those operations fail at once and send nothing. So most of a wave's operations are completed by the plain re-run, and the lost answers (commit-then-502/-reset/-hang) are concentrated in the operations that did reach the server. The re-runs of gets do not reuse a key (a GET has none), which is why fewer re-runs reuse a key than are re-run.",
+			open, failed, 100*float64(open)/float64(failed))
+	}
 	r.note("Exit codes of the first runs: 9 is CIRCUIT_OPEN (the marquee's or the host's breaker, shared by every worker through the state dir, opened and nothing was sent), 12 is a server or network failure after the retries, 6 a conflict, 10 a wait that ran out. Each such operation is re-run once, exactly as typed; the outcome journal gives the re-run of an operation whose answer was lost the key of the first run, so the server replays it instead of applying it twice.")
 }
 
