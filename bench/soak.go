@@ -195,7 +195,7 @@ func runSoak(ctx context.Context, env *runEnv, r *report) error {
 		for k, v := range vars {
 			environ = append(environ, k+"="+v)
 		}
-		runner, how = processRunner(bin, environ), "a real fibe process per operation ("+bin+")"
+		runner, how = processRunner(bin, environ), "a real fibe process per operation"
 	} else {
 		restore := setEnv(vars)
 		defer restore()
