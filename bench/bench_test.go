@@ -39,7 +39,7 @@ func TestShortRun(t *testing.T) {
 
 	want := map[string][]string{
 		"herd":       {"| naive |", "| retryablehttp |", "| fibe (own state dirs) |", "| fibe (shared state dir) |", "## Targets"},
-		"duplicates": {"| naive | first run |", "| retryablehttp | first run |", "| fibe | first run |", "| fibe | after re-runs |"},
+		"duplicates": {"| naive | first run |", "| retryablehttp | first run |", "| fibe | first run |", "| fibe | after plain re-runs |"},
 		"pacing":     {"| naive |", "| retryablehttp |", "| fibe |", "429s after the first window"},
 		"overhead":   {"| net/http (bare) |", "| fibe client (in-memory state) |", "## CLI start-up"},
 	}
@@ -157,5 +157,37 @@ func TestCLITimingMeasuresAChild(t *testing.T) {
 	}
 	if _, err := timeCLI(context.Background(), self, []string{"-test.run=^$", "-no-such-flag"}, nil, 1); err == nil {
 		t.Error("a failing command was timed as a success")
+	}
+}
+
+// TestSoakShort runs the soak's short mode (200 operations, one wave)
+// end to end: real emulator, the command tree in process, the journal in a
+// state dir; its targets (no duplicate, nothing lost, no false failure
+// after the plain re-run) must hold.
+func TestSoakShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 200 CLI operations (about 20 s)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	began := time.Now()
+	if err := run(ctx, []string{"-short", "-out", out, "soak"}, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	t.Logf("short soak took %s", time.Since(began).Round(time.Millisecond))
+	b, err := os.ReadFile(filepath.Join(out, "soak.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, claim := range []string{"0 duplicates", "0 lost", "0 false failures after the re-run", "all 200 operations ran"} {
+		if !strings.Contains(md, claim) {
+			t.Fatalf("soak.md lacks %q:\n%s", claim, md)
+		}
+	}
+	if strings.Contains(md, "| no |") {
+		t.Fatalf("a soak target was missed:\n%s", md)
 	}
 }

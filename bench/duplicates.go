@@ -68,6 +68,8 @@ type dupStage struct {
 	NoKey         int // failures that named no idempotency key
 	CircuitOpen   int
 	NameTaken     int // creates refused as "name has already been taken"
+	Replays       int // idempotent replays the emulator served
+	KeysCopied    int // re-runs that passed a key back (none: re-runs are plain)
 	Requests      int
 	Faults        map[string]int
 	Elapsed       time.Duration
@@ -95,12 +97,12 @@ func runDuplicates(ctx context.Context, env *runEnv, r *report) error {
 	r.param("retryablehttp", "NewClient defaults with HTTPClient.Timeout set to the client timeout")
 	r.param("fibe policy", describePolicy(p.Policy)+"; one client with a state dir shared by the workers")
 	r.param("client kinds run", kindsRun(env))
-	r.param("re-runs (fibe only)", "each failed create once, one at a time, with the idempotency key its error named, after the faults are switched off and the last CIRCUIT_OPEN error's \"retry in\" time has passed")
+	r.param("plain re-runs (every client)", "each failed create once, one at a time, exactly as first sent (no idempotency key copied), after the faults are switched off and the last CIRCUIT_OPEN error's \"retry in\" time has passed; fibe's outcome journal (window 15m) is on, as in the CLI")
 	kinds := []dupKind{
-		{Name: "naive", New: func(u, k string) (apiClient, error) {
+		{Name: "naive", Rerun: true, New: func(u, k string) (apiClient, error) {
 			return newNaiveClient(u, k, p.Timeout, p.NaiveSleep, p.NaiveAttempts), nil
 		}},
-		{Name: "retryablehttp", New: func(u, k string) (apiClient, error) {
+		{Name: "retryablehttp", Rerun: true, New: func(u, k string) (apiClient, error) {
 			c := newRetryableClient(u, k, p.Timeout)
 			if p.Retryable.WaitMin > 0 {
 				c.RC.RetryWaitMin, c.RC.RetryWaitMax = p.Retryable.WaitMin, p.Retryable.WaitMax
@@ -115,7 +117,7 @@ func runDuplicates(ctx context.Context, env *runEnv, r *report) error {
 	forEachKind(env, len(kinds), func(i int) { results[i] = dupRun(ctx, env, p, kinds[i]) })
 
 	var t table
-	t.Header = []string{"client", "stage", "successes", "failures", "playgrounds created", "duplicates", "false failures", "failures naming no key", "CIRCUIT_OPEN", "second creates refused as name taken (cumulative)", "requests received (cumulative)", "took"}
+	t.Header = []string{"client", "stage", "successes", "failures", "playgrounds created", "duplicates", "false failures", "failures naming no key", "CIRCUIT_OPEN", "second creates refused as name taken (cumulative)", "replays served (cumulative)", "requests received (cumulative)", "took"}
 	var faults []string
 	for _, res := range results {
 		if res.Err != nil {
@@ -128,7 +130,7 @@ func runDuplicates(ctx context.Context, env *runEnv, r *report) error {
 				noKey, open = fmt.Sprintf("%d (prints none)", st.NoKey), "-"
 			}
 			t.add(res.Kind, st.Label, fmt.Sprint(st.Successes), fmt.Sprint(st.Failures), fmt.Sprint(st.Created), fmt.Sprint(st.Duplicates),
-				fmt.Sprint(st.FalseFailures), noKey, open, fmt.Sprint(st.NameTaken), fmt.Sprint(st.Requests), fmtDur(st.Elapsed))
+				fmt.Sprint(st.FalseFailures), noKey, open, fmt.Sprint(st.NameTaken), fmt.Sprint(st.Replays), fmt.Sprint(st.Requests), fmtDur(st.Elapsed))
 		}
 		if len(res.Stages) > 0 {
 			faults = append(faults, fmt.Sprintf("%s: %v", res.Kind, res.Stages[0].Faults))
@@ -137,8 +139,9 @@ func runDuplicates(ctx context.Context, env *runEnv, r *report) error {
 			first, last := res.Stages[0], res.Stages[1]
 			r.check("fibe: 0 duplicates at every stage", first.Duplicates == 0 && last.Duplicates == 0, "%d, then %d", first.Duplicates, last.Duplicates)
 			r.check("fibe: every failure names its idempotency key", first.NoKey == 0 && last.NoKey == 0, "%d of %d failures named none", first.NoKey, first.Failures)
-			r.check(fmt.Sprintf("fibe: after the re-runs exactly %d created", p.Creates), last.Created == p.Creates && last.Duplicates == 0, "%d created", last.Created)
-			r.check("fibe: after the re-runs 0 false failures", last.FalseFailures == 0 && last.Failures == 0, "%d false failures, %d failures", last.FalseFailures, last.Failures)
+			r.check(fmt.Sprintf("fibe: after the plain re-runs (no key copied) exactly %d created, 0 duplicates", p.Creates), last.Created == p.Creates && last.Duplicates == 0 && last.KeysCopied == 0, "%d created, %d duplicates, %d keys copied", last.Created, last.Duplicates, last.KeysCopied)
+			r.check("fibe: after the plain re-runs 0 false failures", last.FalseFailures == 0 && last.Failures == 0, "%d false failures, %d failures", last.FalseFailures, last.Failures)
+			r.check("fibe: the plain re-runs were served as replays where the first attempt had committed", last.Replays >= first.FalseFailures, "%d replays served (cumulative); %d creates had committed unreported", last.Replays, first.FalseFailures)
 		}
 	}
 	r.note("Under these faults about 45%% of fibe's fresh attempts fail (503, lost answer, or timeout), so five failures in a row come quickly and the marquee's breaker opens for %s: the creates that follow fail at once with CIRCUIT_OPEN, sending nothing. That is the contract working as written; the re-run stage is where those creates are completed.", p.Policy.WithDefaults().BreakerOpenTimeout)
@@ -195,8 +198,8 @@ func dupRun(ctx context.Context, env *runEnv, p dupParams, k dupKind) dupResult 
 		return res
 	}
 
-	// The user re-runs what failed, one command at a time, once the faults
-	// are over and the last "retry in" has passed.
+	// The user re-runs what failed, one command at a time, exactly as typed,
+	// once the faults are over and the last "retry in" has passed.
 	var failed []int
 	var retryAt time.Time
 	for i, op := range ops {
@@ -218,13 +221,14 @@ func dupRun(ctx context.Context, env *runEnv, p dupParams, k dupKind) dupResult 
 	}
 	began = time.Now()
 	dupPass(ctx, c, ops, failed, 1, p)
-	res.Stages = append(res.Stages, dupEvaluate("after re-runs", emu, ops, time.Since(began)))
+	res.Stages = append(res.Stages, dupEvaluate("after plain re-runs", emu, ops, time.Since(began)))
 	res.Err = ctx.Err()
 	return res
 }
 
-// dupPass runs the creates listed in idx, concurrency at a time. A create
-// that failed before is re-run with the key its error named.
+// dupPass runs the creates listed in idx, concurrency at a time, each
+// exactly as a user typed it: no idempotency key is passed, also on a
+// re-run (fibe's journal finds the key of a create that lost its answer).
 func dupPass(ctx context.Context, c apiClient, ops []dupOp, idx []int, concurrency int, p dupParams) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -240,7 +244,7 @@ func dupPass(ctx context.Context, c apiClient, ops []dupOp, idx []int, concurren
 				op := &ops[idx[n]]
 				opCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 				fields := map[string]any{"name": op.Name, "playspec_id": p.Playspec, "marquee_id": p.Marquee}
-				key, err := c.CreatePlayground(opCtx, fields, op.Key)
+				key, err := c.CreatePlayground(opCtx, fields, "")
 				cancel()
 				op.Err, op.Key, op.Code, op.RetryAt = err, key, errorCode(err), time.Time{}
 				if wait := circuitRetryIn(err); wait > 0 {
@@ -255,7 +259,7 @@ func dupPass(ctx context.Context, c apiClient, ops []dupOp, idx []int, concurren
 func dupEvaluate(label string, emu *emulator, ops []dupOp, elapsed time.Duration) dupStage {
 	stats := emu.API.Stats()
 	tl := emu.Rec.timeline()
-	st := dupStage{Label: label, Faults: stats.Faults, Requests: len(tl), Elapsed: elapsed}
+	st := dupStage{Label: label, Faults: stats.Faults, Requests: len(tl), Elapsed: elapsed, Replays: stats.Replays}
 	for _, h := range tl {
 		if h.Method == "POST" && h.Path == "/api/playgrounds" && h.Status == 422 {
 			st.NameTaken++

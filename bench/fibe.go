@@ -21,6 +21,10 @@ func newFibeClient(baseURL, apiKey, stateDir string, pol reliability.Policy) (*f
 		StateDir:  stateDir,
 		Policy:    pol,
 		UserAgent: "fibe-bench",
+		// The outcome journal as the CLI has it: a plain re-run of a create
+		// that lost its answer reuses its key.
+		Profile:       "bench",
+		JournalWindow: client.DefaultJournalWindow,
 	})
 	if err != nil {
 		return nil, err

@@ -30,6 +30,11 @@ var scenarios = []scenario{
 	{"pacing", "Pacing: a shared rate limit", runPacing},
 }
 
+// longScenarios run only when named: "all" leaves them out.
+var longScenarios = []scenario{
+	{"soak", "Soak: thousands of CLI operations under hostile faults, re-run plainly", runSoak},
+}
+
 // runEnv is what every scenario gets: the mode, where to put scratch files,
 // and where to say what it is doing.
 type runEnv struct {
@@ -43,6 +48,10 @@ type runEnv struct {
 	CLI string
 	// CLIRuns is how many times each CLI command is run.
 	CLIRuns int
+	// SoakOps overrides the soak's operation count; SoakProcs runs each
+	// operation as a real fibe process.
+	SoakOps   int
+	SoakProcs bool
 
 	logMu sync.Mutex // client kinds log side by side
 }
@@ -86,9 +95,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory for <scenario>.md results (default bench/results for a full run, none for -short)")
 	cliBin := fs.String("cli", "", "prebuilt fibe binary to time in the overhead scenario (default: build one)")
 	noCLI := fs.Bool("no-cli", false, "skip timing the CLI in the overhead scenario")
+	soakOps := fs.Int("soak-ops", 0, "soak: number of operations (default 10000, or 200 with -short), in waves of 500")
+	soakProcs := fs.Bool("soak-procs", false, "soak: run each operation as a real fibe process (built, or -cli) instead of in process")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./bench [flags] <scenario>...\n\nscenarios: all")
-		for _, s := range scenarios {
+		for _, s := range append(scenarios, longScenarios...) {
 			fmt.Fprintf(stderr, ", %s", s.Name)
 		}
 		fmt.Fprintf(stderr, "\n\nflags:\n")
@@ -115,7 +126,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(tmp)
 	raiseFileLimit()
 
-	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, CLIRuns: 20}
+	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, CLIRuns: 20,
+		SoakOps: *soakOps, SoakProcs: *soakProcs}
 	if *short {
 		env.CLIRuns = 3
 	}
@@ -153,7 +165,7 @@ func pick(names []string) ([]scenario, error) {
 			return scenarios, nil
 		}
 		found := false
-		for _, s := range scenarios {
+		for _, s := range append(scenarios, longScenarios...) {
 			if s.Name == n {
 				out = append(out, s)
 				found = true

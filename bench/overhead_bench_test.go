@@ -8,7 +8,8 @@ import "testing"
 func BenchmarkOverhead(b *testing.B) {
 	srv := newOverheadServer()
 	defer srv.Close()
-	for _, c := range overheadCases(b.TempDir()) {
+	dir := b.TempDir()
+	for _, c := range append(overheadCases(dir), journalCases(dir+"/journal")...) {
 		b.Run(c.ID, func(b *testing.B) { c.Run(b, srv.URL) })
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fibegg/fibe/cmd/api"
 	"github.com/fibegg/fibe/cmd/auth"
 	"github.com/fibegg/fibe/cmd/breaker"
 	"github.com/fibegg/fibe/cmd/cmdutil"
@@ -100,6 +101,7 @@ Try it without an account against the embedded local API:
 		breaker.NewCmdBreaker(f),
 	)
 	addToGroup(root, groupMore,
+		api.NewCmdAPI(f, nil),
 		local.NewCmdLocal(f),
 		mcpcmd.NewCmdMCP(f),
 		completion.NewCmdCompletion(f),

@@ -235,6 +235,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		TrustedHosts: cfg.TrustedHosts,
 		OnEvent:      present.EventHandler(f.IOStreams, f.Invocation),
 	}
+	opts.Profile, opts.JournalWindow = cfg.Profile, cfg.JournalWindow
 	if cfg.Debug {
 		opts.Debug = f.IOStreams.ErrOut
 	}

@@ -17,14 +17,17 @@ import (
 // MutationFlags are the flags of every mutating command.
 type MutationFlags struct {
 	IdempotencyKey string
+	NewKey         bool // do not reuse a journaled key
 	cmd            *cobra.Command
 }
 
-// AddMutationFlags adds --idempotency-key.
+// AddMutationFlags adds --idempotency-key and --new-key.
 func AddMutationFlags(cmd *cobra.Command, m *MutationFlags) {
 	m.cmd = cmd
 	cmd.Flags().StringVar(&m.IdempotencyKey, "idempotency-key", "",
 		"Idempotency-Key to send (1-255 printable ASCII characters, no spaces); re-running with the same key cannot apply the change twice")
+	cmd.Flags().BoolVar(&m.NewKey, "new-key", false,
+		"Mint a new idempotency key instead of reusing the key of this same unfinished mutation (see: fibe ops pending)")
 }
 
 // Options validates the flags: a bad key is a usage error and is never sent.
@@ -35,7 +38,7 @@ func (m *MutationFlags) Options() (client.MutationOptions, error) {
 			return client.MutationOptions{}, present.FlagErrorf("invalid --idempotency-key: %v", err)
 		}
 	}
-	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey}, nil
+	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey, NewKey: m.NewKey}, nil
 }
 
 // WaitFlags are the flags of every command that starts an async operation.

@@ -17,5 +17,6 @@ func NewCmdOps(f *cmdutil.Factory) *cobra.Command {
 		Short:   "Inspect and resume async operations",
 	})
 	cmd.AddCommand(NewCmdGet(f, nil), NewCmdWait(f, nil))
+	cmd.AddCommand(NewCmdPending(f, nil), NewCmdForget(f, nil)) // the outcome journal
 	return cmd
 }

@@ -34,19 +34,18 @@ type mutation struct {
 	resource     string // breaker resource
 	mo           MutationOptions
 	wo           WaitOptions
+	noJournal    bool // a POST that only reads or tests (contract §10)
 }
 
 // mutate sends a mutation and, on a 202, waits for the operation unless
 // NoWait. The success result (sync body or async result) is decoded into
 // out. With NoWait and a 202, out is untouched and Response.Accepted is set.
-func (c *Client) mutate(ctx context.Context, m mutation, out any) (*Response, error) {
+func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, err error) {
 	if err := checkKey(m.mo); err != nil {
 		return nil, err
 	}
-	key := m.mo.IdempotencyKey
-	if key == "" {
-		key = reliability.NewIdempotencyKey()
-	}
+	key, settle := c.claimKey(m) // the journal's (contract §10)
+	defer func() { settle(err) }()
 	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout}
 	resp, err := c.do(ctx, r)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sony/gobreaker/v2"
 
@@ -41,6 +42,10 @@ type Client struct {
 	bearer   string // the Authorization value, built once ("" without a key)
 
 	cacheMu sync.Mutex // serialises this process's marquee-cache writes
+
+	journal       *reliability.Journal // the outcome journal (journal.go)
+	profile       string
+	journalWindow time.Duration
 }
 
 // New returns a Client for opts.BaseURL.
@@ -104,6 +109,8 @@ func New(opts Options) (*Client, error) {
 	c.breakers.OnStateChange = c.breakerChanged
 	c.breakers.OnStoreError = func(err error) { c.trace.printf("state store error (breaker admits): %v", err) }
 	c.ledger = reliability.NewLedger(c.store, reliability.LedgerScope(base.Scheme+"://"+strings.ToLower(base.Hostname())+":"+portOf(base), c.apiKey), c.policy, c.clock)
+	c.journal, c.profile = reliability.NewJournal(c.store, c.clock), opts.Profile
+	c.journalWindow = min(opts.JournalWindow, reliability.JournalMaxAge)
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}

@@ -34,6 +34,8 @@ type request struct {
 	resource string // breaker resource
 	asyncID  string // set on polls: the async request id
 
+	header http.Header // extra headers (fibe api)
+
 	url         string // resolved, for events
 	rateLimited bool   // subject to the API host's rate ledger
 
@@ -130,6 +132,9 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 	req.Header.Set("User-Agent", c.userAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range r.header {
+		req.Header[http.CanonicalHeaderKey(k)] = vs
 	}
 	if r.key != "" {
 		req.Header.Set("Idempotency-Key", r.key)

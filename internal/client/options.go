@@ -26,6 +26,12 @@ type Options struct {
 	// Store overrides the state store (e.g. a shared one); nil → a FileStore
 	// in StateDir, or memory when StateDir is "".
 	Store reliability.Store
+
+	// Profile and JournalWindow drive the outcome journal (contract §10): a
+	// mutation sent again within the window, same profile, reuses the key
+	// of the run that lost its answer. A zero window turns the journal off.
+	Profile       string
+	JournalWindow time.Duration
 }
 
 // EventKind says what an Event reports.
@@ -39,6 +45,7 @@ const (
 	EventBreaker                       // a breaker changed state
 	EventReplay                        // the answer was an idempotent replay
 	EventRateWait                      // waiting for the rate-limit window to refill
+	EventKeyReuse                      // the journal gave a mutation the key of an unfinished run
 )
 
 func (k EventKind) String() string {
@@ -57,6 +64,8 @@ func (k EventKind) String() string {
 		return "replay"
 	case EventRateWait:
 		return "rate-wait"
+	case EventKeyReuse:
+		return "key-reused"
 	}
 	return "unknown"
 }
@@ -74,11 +83,18 @@ type Event struct {
 	Elapsed      time.Duration
 	Resource     string
 	BreakerState string
+
+	// EventKeyReuse: the key reused, what the unfinished run was and when
+	// it started.
+	IdempotencyKey string
+	Label          string
+	Started        time.Time
 }
 
 // MutationOptions are per-call knobs of a mutation.
 type MutationOptions struct {
 	IdempotencyKey string // "" → minted by the client, once for the operation
+	NewKey         bool   // do not reuse a journaled key (contract §10)
 }
 
 // WaitOptions are per-call knobs of an async operation.

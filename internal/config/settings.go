@@ -424,3 +424,18 @@ func parseHosts(raw string) (any, string, error) {
 	}
 	return hosts, strings.Join(hosts, ","), nil
 }
+
+// MaxJournalWindow is the server's replay window: a key older than that
+// means nothing.
+const MaxJournalWindow = 24 * time.Hour
+
+func normalizeJournalWindow(raw string) (string, error) {
+	d, err := ParseDuration(raw)
+	if err != nil {
+		return "", fmt.Errorf("invalid duration %q (examples: 15m, 1h, 0 to turn the journal off)", raw)
+	}
+	if d < 0 || d > MaxJournalWindow {
+		return "", fmt.Errorf("duration %q must be between 0 and 24h", raw)
+	}
+	return d.String(), nil
+}

@@ -229,3 +229,29 @@ func firstNonEmpty(vs ...string) string {
 	}
 	return ""
 }
+
+// NoticeAbove prints an informational line on stderr unless --quiet, like
+// Notice, but keeps a running spinner: the line goes above it and the
+// spinner redraws itself on its next frame.
+func (s *IOStreams) NoticeAbove(format string, args ...any) {
+	if !s.ShowNotices() {
+		return
+	}
+	line := fmt.Sprintf(format, args...)
+	s.mu.Lock()
+	p := s.progress
+	s.mu.Unlock()
+	var sp *spinner.Spinner
+	if p != nil {
+		p.mu.Lock()
+		sp = p.sp
+		p.mu.Unlock()
+	}
+	if sp == nil {
+		fmt.Fprintln(s.ErrOut, line)
+		return
+	}
+	sp.Lock()
+	fmt.Fprint(s.ErrOut, "\r\033[K"+line+"\n")
+	sp.Unlock()
+}

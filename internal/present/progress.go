@@ -55,6 +55,10 @@ func HandleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
 			}
 		}
 	})
+	if ev.Kind == client.EventKeyReuse {
+		keyReused(s, ev)
+		return
+	}
 
 	if notice != "" && s.ShowNotices() && !s.JSON() {
 		fmt.Fprintln(s.ErrOut, notice)
@@ -101,4 +105,21 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// keyReused says, in one line on stderr (even with --json, like the replay
+// notice), that the outcome journal gave this mutation the key of an
+// unfinished run of it (contract §10).
+func keyReused(s *iostreams.IOStreams, ev client.Event) {
+	key := ev.IdempotencyKey
+	if len(key) > 12 {
+		key = key[:8] + "…"
+	}
+	at, now := ev.Started.Local(), time.Now()
+	when := at.Format("15:04")
+	if y, m, d := at.Date(); y != now.Year() || m != now.Month() || d != now.Day() {
+		when = at.Format("Jan 2 15:04")
+	}
+	s.NoticeAbove("Reusing idempotency key %s of the unfinished %s at %s; --new-key starts a new one",
+		key, firstNonEmpty(ev.Label, "operation"), when)
 }

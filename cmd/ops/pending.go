@@ -1,0 +1,97 @@
+package ops
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// PendingOptions are the inputs of `fibe ops pending`.
+type PendingOptions struct {
+	Factory *cmdutil.Factory
+	now     func() time.Time
+}
+
+// Pending is the JSON form of one unfinished mutation of the journal.
+type Pending struct {
+	IdempotencyKey string    `json:"idempotency_key"`
+	Operation      string    `json:"operation"`
+	Method         string    `json:"method"`
+	Path           string    `json:"path"`
+	API            string    `json:"api"`
+	Profile        string    `json:"profile,omitempty"`
+	Started        time.Time `json:"started"`
+}
+
+// NewCmdPending builds `fibe ops pending`.
+func NewCmdPending(f *cmdutil.Factory, runF func(context.Context, *PendingOptions) error) *cobra.Command {
+	opts := &PendingOptions{Factory: f, now: time.Now}
+	return &cobra.Command{
+		Use:   "pending",
+		Short: "List mutations whose outcome is not known yet (the outcome journal)",
+		Long: `List the mutations whose answer was lost (a timeout, a reset, a 5xx after
+the retries, an open breaker, Ctrl-C, a killed process). Running the same
+command again within the journal window (config journal_window, default
+15m) reuses its idempotency key, so the server replays it instead of
+applying it twice. ` + "`fibe ops forget`" + ` drops entries. No request is sent.`,
+		Example: `  fibe ops pending
+  fibe ops pending --json | jq -r '.[].idempotency_key'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return pendingRun(opts)
+		},
+	}
+}
+
+func pendingRun(opts *PendingOptions) error {
+	entries, err := journalEntries(opts.Factory)
+	if err != nil {
+		return err
+	}
+	list := make([]Pending, 0, len(entries))
+	for _, e := range entries {
+		list = append(list, Pending{IdempotencyKey: e.Key, Operation: firstNonEmpty(e.Label, e.Method+" "+e.Path),
+			Method: e.Method, Path: e.Path, API: e.Origin, Profile: e.Profile, Started: e.Created.UTC()})
+	}
+	ios := opts.Factory.IOStreams
+	if ios.JSON() {
+		return ios.PrintJSON(list)
+	}
+	if len(list) == 0 {
+		ios.Notice("No pending mutations.")
+		return nil
+	}
+	t := iostreams.NewTable(ios.Out, ios.ColorScheme(), "KEY", "OPERATION", "REQUEST", "API", "PROFILE", "STARTED")
+	for _, p := range list {
+		t.AddRow(p.IdempotencyKey, p.Operation, p.Method+" "+p.Path, p.API, p.Profile,
+			p.Started.Local().Format("15:04:05")+" ("+ago(opts.now().Sub(p.Started))+")")
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	ios.Notice("Run the same command again to finish one (its key is reused), or drop it with: %s", opts.Factory.Command("ops", "forget", "<key>"))
+	return nil
+}
+
+func journalEntries(f *cmdutil.Factory) ([]reliability.JournalEntry, error) {
+	c, err := f.ClientWithoutKey()
+	if err != nil {
+		return nil, err
+	}
+	return c.Journal().List()
+}
+
+func ago(d time.Duration) string {
+	if d < time.Minute {
+		return "just now"
+	}
+	return d.Truncate(time.Minute).String() + " ago"
+}
