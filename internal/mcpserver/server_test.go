@@ -34,7 +34,7 @@ func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
 			t.Fatalf("%s: missing schema, description or annotations: %+v", want.Name, tool)
 		}
 		a := tool.Annotations
-		destructive := strings.HasSuffix(tool.Name, "_delete") || strings.HasSuffix(tool.Name, "_stop") || strings.HasSuffix(tool.Name, "_exec")
+		destructive := strings.HasSuffix(tool.Name, "_delete") || strings.HasSuffix(tool.Name, "_stop") || strings.HasSuffix(tool.Name, "_exec") || tool.Name == "fibe_api"
 		if *a.DestructiveHint != destructive {
 			t.Errorf("%s: destructiveHint %v", tool.Name, *a.DestructiveHint)
 		}
@@ -402,6 +402,19 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	}
 	if lines := ok("fibe_playgrounds_logs", map[string]any{"playground": "tour", "tail": 3}); len(lines["lines"].([]any)) == 0 {
 		t.Fatalf("no log lines: %v", lines)
+	}
+	// fibe_api: a read, a mutation through the same contract, and the
+	// platform's 404 for what the API does not serve.
+	var specs []map[string]any
+	w.ok("fibe_api", map[string]any{"path": "playspecs", "paginate": true}, &specs)
+	if len(specs) == 0 || specs[0]["name"] == nil {
+		t.Fatalf("fibe_api playspecs = %v", specs)
+	}
+	if got := ok("fibe_api", map[string]any{"method": "POST", "path": "/api/playgrounds/tour/expiration"}); got["expires_at"] == nil {
+		t.Fatalf("fibe_api extend = %v, want the new expiry", got)
+	}
+	if e := w.fail("fibe_api", map[string]any{"path": "agents"}); e["code"] != "RESOURCE_NOT_FOUND" {
+		t.Fatalf("fibe_api agents error = %v, want RESOURCE_NOT_FOUND", e)
 	}
 	handle := ok("fibe_playgrounds_action", map[string]any{"playground": "tour", "action": "hard_restart", "wait": false})
 	ok("fibe_ops_wait", map[string]any{"request_id": handle["request_id"]})
