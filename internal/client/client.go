@@ -103,6 +103,8 @@ func New(opts Options) (*Client, error) {
 	c.breakers.OnStateChange = c.breakerChanged
 	c.breakers.OnStoreError = func(err error) { c.trace.printf("state store error (breaker admits): %v", err) }
 	c.ledger = reliability.NewLedger(c.store, c.hostKey, c.policy, c.clock)
+	// A store with round trips reads what a request needs in one.
+	reliability.Prefetch(c.store, c.breakers.Key(), c.ledger.Key(), c.cacheKey())
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
@@ -132,6 +134,10 @@ func (c *Client) Breakers() ([]BreakerStatus, error) {
 	}
 	return out, nil
 }
+
+// StateStore names the store that holds the breakers, the rate ledger and
+// the marquee cache (secrets masked).
+func (c *Client) StateStore() string { return c.store.Describe() }
 
 // ResetBreakers closes the breaker of resource ("" → all of this host).
 func (c *Client) ResetBreakers(resource string) error { return c.breakers.Reset(resource) }
