@@ -85,6 +85,7 @@ Try it without an account against the embedded local API:
 	pf.StringVar(&g.JQ, "jq", "", "Filter the JSON output with a jq expression (implies --json)")
 	pf.DurationVar(&g.Timeout, "timeout", 30*time.Second, "Timeout of one HTTP attempt (env FIBE_TIMEOUT)")
 	pf.IntVar(&g.MaxRetries, "max-retries", 3, "Retries after the first attempt (env FIBE_MAX_RETRIES)")
+	pf.String("state-store", "", `Where breakers, rate ledger and journal live: "file" or redis://[user:pass@]host:port/db (env FIBE_STATE_STORE)`)
 	pf.BoolVar(&g.Debug, "debug", false, "Trace HTTP on stderr, credentials redacted (env FIBE_DEBUG)")
 	pf.BoolVar(&g.NoColor, "no-color", false, "Disable color (also NO_COLOR)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "No notices: only data and errors")

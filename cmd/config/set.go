@@ -55,7 +55,8 @@ func setRun(opts *SetOptions) error {
 	}
 	ios := f.IOStreams
 	if ios.JSON() {
-		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": opts.Value, "profile": cfg.Profile, "file": file})
+		s, _ := config.Lookup(opts.Key)
+		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": s.Display(opts.Value), "profile": cfg.Profile, "file": file})
 	}
 	ios.Notice("Set %s in %s (profile %s).", opts.Key, file, cfg.Profile)
 	return nil

@@ -47,6 +47,7 @@ type Config struct {
 	WaitTimeout  time.Duration
 	PollInterval time.Duration
 	TrustedHosts []string
+	StateStore   string // "file", or a redis:// URL (may hold a password: never print it)
 	Debug        bool
 
 	values map[string]Value
@@ -136,7 +137,10 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 		if err != nil && !(s.Key == "trusted_hosts" && rawValue == "") {
 			return nil, invalidf("%s (from %s): %v", s.Key, source, err)
 		}
-		c.values[s.Key] = Value{Key: s.Key, Value: norm, Source: source}
+		if s.Key == "state_store" {
+			c.StateStore = norm
+		}
+		c.values[s.Key] = Value{Key: s.Key, Value: s.Display(norm), Source: source}
 	}
 
 	c.APIURL = c.values["api_url"].Value

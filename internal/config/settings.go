@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fibegg/fibe/internal/statestore"
 )
 
 // Setting describes one configurable value: its config key, the flag and
@@ -18,6 +20,16 @@ type Setting struct {
 	Help    string
 	// normalize validates a raw value and returns its canonical text.
 	normalize func(string) (string, error)
+	// mask, when set, hides the secret part of a value for display.
+	mask func(string) string
+}
+
+// Display is value as `fibe config` shows it: secrets masked.
+func (s Setting) Display(value string) string {
+	if s.mask == nil || value == "" {
+		return value
+	}
+	return s.mask(value)
 }
 
 // LocalAPI is the api_url value that selects the embedded local API.
@@ -40,6 +52,9 @@ var Settings = []Setting{
 		Help: "interval between polls of an async operation", normalize: normalizePositiveDuration},
 	{Key: "trusted_hosts", Env: "FIBE_TRUSTED_HOSTS", Default: "",
 		Help: "comma-separated hosts that may receive the API key besides the API's own", normalize: normalizeHosts},
+	{Key: "state_store", Flag: "state-store", Env: "FIBE_STATE_STORE", Default: "file",
+		Help:      "where breakers, the rate ledger, the marquee cache and the journal live: \"file\" (the state directory) or redis://[user:pass@]host:port/db (rediss:// for TLS)",
+		normalize: statestore.Normalize, mask: statestore.Redact},
 }
 
 // Lookup finds a setting by key.

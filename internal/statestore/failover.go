@@ -60,7 +60,7 @@ func run0(f *Failover, fn func(reliability.Store) error) error {
 // Describe names the store in use.
 func (f *Failover) Describe() string {
 	if f.down.Load() {
-		return f.Local.Describe() + " (" + f.Primary.Describe() + " unreachable)"
+		return f.Local.Describe() + " (fallback: " + f.Primary.Describe() + " failed)"
 	}
 	return f.Primary.Describe()
 }

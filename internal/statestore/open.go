@@ -9,7 +9,7 @@ import (
 
 // Options configure Open.
 type Options struct {
-	URL      string // the state_store setting; "" → the file store
+	URL      string // the state_store setting; "" or "file" → the file store
 	StateDir string // the file store's directory (and the fallback's)
 	// Warnings receives the one warning line of a fallback (stderr).
 	Warnings io.Writer
@@ -21,7 +21,7 @@ type Options struct {
 // or the Redis store named by URL with the file store as its fallback.
 func Open(o Options) (reliability.Store, error) {
 	local := reliability.NewFileStore(o.StateDir)
-	if o.URL == "" {
+	if !IsRedisURL(o.URL) {
 		return local, nil
 	}
 	r, err := OpenRedis(o.URL, DefaultTimeout)

@@ -12,14 +12,14 @@ func IsRedisURL(raw string) bool {
 	return strings.HasPrefix(s, "redis://") || strings.HasPrefix(s, "rediss://")
 }
 
-// Normalize checks a state store setting: "" or "file" (the default, files
-// under the state directory), or redis://[user:pass@]host:port/db
+// Normalize checks a state store setting: "file" (the default, files under
+// the state directory; "" means the same), or redis://[user:pass@]host:port/db
 // (rediss:// for TLS). Errors never repeat the password.
 func Normalize(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	switch strings.ToLower(raw) {
 	case "", "file":
-		return "", nil
+		return "file", nil
 	}
 	if !IsRedisURL(raw) {
 		return "", fmt.Errorf("invalid state store %q: want \"file\" or redis://[user:pass@]host:port/db (rediss:// for TLS)", Redact(raw))
