@@ -117,6 +117,7 @@ type Ticket struct {
 	resource   string
 	generation uint64
 	noop       bool
+	clean      bool // admitted closed with no failures
 }
 
 // BreakerStatus is one breaker as `fibe breaker status` shows it.
@@ -133,7 +134,7 @@ type breakerFile map[string]*gobreaker.SharedState
 // the breaker is open or half-open with every probe slot taken.
 func (b *Breakers) Allow(resource string) (*Ticket, error) {
 	if r, ok := b.peek(resource); ok && r.State == gobreaker.StateClosed {
-		return &Ticket{b: b, resource: resource, generation: r.Generation}, nil
+		return &Ticket{b: b, resource: resource, generation: r.Generation, clean: r.Counts.ConsecutiveFailures == 0}, nil
 	}
 	now := b.clock.Now()
 	a, err := b.store.BreakerAdmit(b.key, resource, b.Params(), now)
@@ -175,6 +176,14 @@ func (t *Ticket) Done(o Outcome) gobreaker.State {
 // failure run to reset, an ignored answer, or an outcome of an older
 // generation).
 func (t *Ticket) quiet(o Outcome) bool {
+	if t.clean && (o == Ignored || o == Success && sharedByFleet(t.b.store)) {
+		// Ignored changes nothing in this generation, and nothing at all in a
+		// later one. A success could end a failure run that other processes
+		// recorded since the admission; on a fleet store that read costs a
+		// round trip, so such a run is left to go on (the breaker may open
+		// one success early, never late).
+		return true
+	}
 	r, ok := t.b.peek(t.resource)
 	if !ok || r.State != gobreaker.StateClosed {
 		return false

@@ -86,7 +86,7 @@ func (l *Ledger) reserve(force bool) time.Duration {
 		l.fresh++
 		return 0
 	}
-	if l.cur.Remaining > lowWater(l.cur.Limit) {
+	if l.cur.Remaining > lowWater(l.cur.Limit) && !sharedByFleet(l.store) {
 		l.cur.Remaining--
 		return 0
 	}

@@ -264,6 +264,21 @@ type Prefetcher interface {
 	Prefetch(keys ...string)
 }
 
+// FleetStore is implemented by stores shared by many machines (Redis). On
+// such a store the rate ledger reserves every slot of a known window in the
+// store, since a fleet can spend a whole window between two answers; and a
+// success of an attempt admitted on a closed breaker with no failures is
+// not read back, since every read is a round trip.
+type FleetStore interface {
+	SharedByFleet() bool
+}
+
+// sharedByFleet reports whether store is shared by a fleet.
+func sharedByFleet(store Store) bool {
+	f, ok := store.(FleetStore)
+	return ok && f.SharedByFleet()
+}
+
 // Prefetch passes keys on to store when it wants them.
 func Prefetch(store Store, keys ...string) {
 	if p, ok := store.(Prefetcher); ok {

@@ -65,6 +65,9 @@ func (f *Failover) Describe() string {
 	return f.Primary.Describe()
 }
 
+// SharedByFleet holds until the primary store fails.
+func (f *Failover) SharedByFleet() bool { return !f.down.Load() }
+
 // Prefetch passes the keys on to the primary store.
 func (f *Failover) Prefetch(keys ...string) { reliability.Prefetch(f.Primary, keys...) }
 
