@@ -82,7 +82,17 @@ func (l *Ledger) reserve(force bool) time.Duration {
 	defer l.mu.Unlock()
 	now := l.clock.Now()
 	l.refresh(now)
-	if !now.Before(l.cur.Reset) { // no window known to be in force
+	if !now.Before(l.cur.Reset) { // no window known to be in force here
+		// On a fleet store another machine may know it: take a slot of
+		// the stored window, or wait when the fleet has spent it.
+		if sharedByFleet(l.store) {
+			if l.reserveShared(now) {
+				return 0
+			}
+			if now.Before(l.cur.Reset) && !force {
+				return l.cur.Reset.Sub(now)
+			}
+		}
 		l.fresh++
 		return 0
 	}

@@ -183,3 +183,48 @@ func TestRedactHidesThePassword(t *testing.T) {
 		t.Errorf("file: %q %v", v, err)
 	}
 }
+
+// Redis killed mid-run: the next call fails at once, the invocation goes on
+// with the file store, and no journal entry already in the file store is
+// lost.
+func TestFailoverRedisKilledMidRun(t *testing.T) {
+	srv := redistest.Start(t)
+	dir := t.TempDir()
+	earlier := reliability.NewJournal(reliability.NewFileStore(dir), nil) // an earlier fallback's entry
+	if err := earlier.Put(reliability.JournalEntry{Signature: "s1", Key: "k-file"}); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	s, err := Open(Options{URL: srv.URL(0), StateDir: dir, Warnings: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := reliability.NewJournal(s, nil)
+	b := reliability.NewBreakers(s, "api.example", reliability.Policy{}, nil)
+	if err := j.Put(reliability.JournalEntry{Signature: "s2", Key: "k-redis"}); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := b.Allow(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+	began := time.Now()
+	tk.Done(reliability.Failure)
+	if took := time.Since(began); took > 200*time.Millisecond {
+		t.Fatalf("the fallback took %s", took)
+	}
+	if !s.(*Failover).Down() || strings.Count(warn.String(), "\n") != 1 {
+		t.Fatalf("no fallback, or not one warning: %q", warn.String())
+	}
+	list, err := j.List()
+	if err != nil || len(list) != 1 || list[0].Key != "k-file" {
+		t.Fatalf("journal after the fallback: %+v %v", list, err)
+	}
+	if err := j.Put(reliability.JournalEntry{Signature: "s3", Key: "k-during"}); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := earlier.List(); len(list) != 2 {
+		t.Fatalf("file store journal: %+v", list)
+	}
+}
