@@ -210,6 +210,17 @@ func (s *LocalStore) CacheGet(key string, fields ...string) (map[string]CacheEnt
 }
 
 func (s *LocalStore) CachePut(key string, entries map[string]CacheEntry, ttl time.Duration, now time.Time) error {
+	if cur, err := s.CacheGet(key, keys(entries)...); err == nil {
+		fresh := true
+		for k, e := range entries {
+			if old, ok := cur[k]; !ok || CacheStale(old, e, ttl) {
+				fresh = false
+			}
+		}
+		if fresh {
+			return nil // nothing new: no write
+		}
+	}
 	return s.rec.Update(key, func(old []byte) ([]byte, error) {
 		f := decodeCache(old)
 		for k, e := range f { // keep the record small
@@ -222,4 +233,18 @@ func (s *LocalStore) CachePut(key string, entries map[string]CacheEntry, ttl tim
 		}
 		return json.Marshal(f)
 	})
+}
+
+// CacheStale reports whether an entry learned now (next) is worth writing
+// over old: another marquee, or old is past half its TTL.
+func CacheStale(old, next CacheEntry, ttl time.Duration) bool {
+	return old.Marquee != next.Marquee || next.At.Sub(old.At) >= ttl/2
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -204,34 +204,52 @@ func (s *Redis) takePrefetched(logical, key string) (prefetched, bool) {
 		}
 	}
 	p, ok := s.pre[key]
-	delete(s.pre, key)
+	if !strings.HasPrefix(logical, "marquees-") {
+		delete(s.pre, key) // state is read fresh after its first use; the cache may be a little stale
+	}
 	return p, ok
 }
 
-// fetch reads every hash of keys in one pipeline.
+// cacheView is the invocation's copy of a cache hash, if it was prefetched.
+func (s *Redis) cacheView(key string) map[string]string {
+	s.preMu.Lock()
+	defer s.preMu.Unlock()
+	if p, ok := s.pre[key]; ok && p.err == nil {
+		return p.hash
+	}
+	return nil
+}
+
+// fetch reads every hash of keys in one script (a pipeline would cost a
+// second connection).
 func (s *Redis) fetch(keys []string) map[string]prefetched {
-	out := map[string]prefetched{}
-	cmds := map[string]*redis.MapStringStringCmd{}
 	var names []string
-	err := s.call("prefetch "+strings.Join(keys, " "), func(ctx context.Context) error {
-		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for _, k := range keys {
-				rk := RedisKey(k)
-				if cmds[rk] == nil {
-					cmds[rk] = p.HGetAll(ctx, rk)
-					names = append(names, rk)
-				}
-			}
-			return nil
-		})
-		return err
-	})
-	for _, rk := range names {
-		h, e := cmds[rk].Result()
-		if err != nil && e == nil {
-			e = err
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if rk := RedisKey(k); !seen[rk] {
+			seen[rk] = true
+			names = append(names, rk)
 		}
-		out[rk] = prefetched{hash: h, err: e}
+	}
+	res, err := s.script("prefetch", prefetchScript, names)
+	out := map[string]prefetched{}
+	list, _ := res.([]any)
+	if err == nil && len(list) != len(names) {
+		err = cmpErr(nil, res)
+	}
+	for i, rk := range names {
+		if err != nil {
+			out[rk] = prefetched{err: err}
+			continue
+		}
+		flat, _ := list[i].([]any)
+		h := make(map[string]string, len(flat)/2)
+		for j := 0; j+1 < len(flat); j += 2 {
+			f, _ := flat[j].(string)
+			v, _ := flat[j+1].(string)
+			h[f] = v
+		}
+		out[rk] = prefetched{hash: h}
 	}
 	return out
 }
@@ -532,15 +550,31 @@ func (s *Redis) CacheGet(key string, fields ...string) (map[string]reliability.C
 }
 
 func (s *Redis) CachePut(key string, entries map[string]reliability.CacheEntry, ttl time.Duration, _ time.Time) error {
+	rk := RedisKey(key)
+	view := s.cacheView(rk)
 	args := []any{max(ttl.Milliseconds(), 1)}
 	for f, e := range entries {
+		var old reliability.CacheEntry
+		if raw, ok := view[f]; ok && json.Unmarshal([]byte(raw), &old) == nil && !reliability.CacheStale(old, e, ttl) {
+			continue
+		}
 		b, err := json.Marshal(e)
 		if err != nil {
 			return err
 		}
 		args = append(args, f, string(b))
 	}
-	_, err := s.script("cache put", cachePutScript, []string{RedisKey(key)}, args...)
+	if len(args) == 1 {
+		return nil // nothing new: no round trip
+	}
+	_, err := s.script("cache put", cachePutScript, []string{rk}, args...)
+	if err == nil && view != nil {
+		s.preMu.Lock()
+		for i := 1; i+1 < len(args); i += 2 {
+			view[args[i].(string)] = args[i+1].(string)
+		}
+		s.preMu.Unlock()
+	}
 	return err
 }
 

@@ -195,3 +195,13 @@ end
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1
 `)
+
+// prefetchScript reads the hashes KEYS in one round trip: {fields and
+// values of KEYS[1]}, {... of KEYS[2]}, ...
+var prefetchScript = redis.NewScript(`
+local out = {}
+for i, k in ipairs(KEYS) do
+  out[i] = redis.call('HGETALL', k)
+end
+return out
+`)

@@ -23,6 +23,7 @@ import (
 type Server struct {
 	Addr string // 127.0.0.1:port
 	cmd  *exec.Cmd
+	dir  string
 	done chan struct{}
 }
 
@@ -48,17 +49,26 @@ func Binary(t testing.TB) string {
 func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
 	bin := Binary(t)
+	s, err := Launch(bin, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Launch starts redis-server bin outside a test (the benchmark); the
+// caller must Stop it.
+func Launch(bin string, extra ...string) (*Server, error) {
 	var lastErr error
 	for try := 0; try < 5; try++ { // a port picked free may be taken before redis binds it
-		s, err := start(t, bin, extra)
+		s, err := start(bin, extra)
 		if err == nil {
-			t.Cleanup(s.Stop)
-			return s
+			return s, nil
 		}
 		lastErr = err
 	}
-	t.Fatalf("redis-server did not start: %v", lastErr)
-	return nil
+	return nil, fmt.Errorf("redis-server did not start: %v", lastErr)
 }
 
 func freePort() (int, error) {
@@ -70,7 +80,7 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func start(t testing.TB, bin string, extra []string) (*Server, error) {
+func start(bin string, extra []string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -79,7 +89,6 @@ func start(t testing.TB, bin string, extra []string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	args := append([]string{
 		"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
 		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
@@ -87,13 +96,14 @@ func start(t testing.TB, bin string, extra []string) (*Server, error) {
 	}, extra...)
 	cmd := exec.Command(bin, args...)
 	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
-	s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan struct{})}
+	s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, dir: dir, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(s.done) }()
 	if err := s.waitReady(10 * time.Second); err != nil {
-		s.Stop()
 		log, _ := os.ReadFile(filepath.Join(dir, "redis.log"))
+		s.Stop()
 		return nil, fmt.Errorf("%v; log: %s", err, strings.TrimSpace(string(log)))
 	}
 	return s, nil
@@ -135,12 +145,14 @@ func (s *Server) waitReady(bound time.Duration) error {
 	return fmt.Errorf("no answer on %s within %s", s.Addr, bound)
 }
 
-// Stop kills the server and waits for it to exit (idempotent).
+// Stop kills the server, waits for it to exit and removes its directory
+// (idempotent).
 func (s *Server) Stop() {
 	if s.cmd.Process != nil {
 		_ = s.cmd.Process.Kill()
 	}
 	<-s.done
+	os.RemoveAll(s.dir)
 }
 
 // Exited is closed when the server has exited.
