@@ -3,6 +3,7 @@ package statestore
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -15,6 +16,8 @@ type Options struct {
 	Warnings io.Writer
 	// Debug, when set, receives a trace of every store call (--debug).
 	Debug io.Writer
+	// Timeout bounds each store call; 0 → DefaultTimeout (200 ms).
+	Timeout time.Duration
 }
 
 // Open returns the store of an invocation: the file store under StateDir,
@@ -24,7 +27,7 @@ func Open(o Options) (reliability.Store, error) {
 	if !IsRedisURL(o.URL) {
 		return local, nil
 	}
-	r, err := OpenRedis(o.URL, DefaultTimeout)
+	r, err := OpenRedis(o.URL, o.Timeout)
 	if err != nil {
 		return nil, err
 	}
