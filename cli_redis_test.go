@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -189,9 +190,15 @@ func TestFleetStoreKilledFallsBack(t *testing.T) {
 	if strings.Contains(r.stderr, "fleet-pw-123") || strings.Contains(r.stdout, "fleet-pw-123") {
 		t.Fatalf("the password shows:\n%s", r)
 	}
-	r = w.ok("config", "list")
-	if strings.Contains(r.stdout, "fleet-pw-123") || !strings.Contains(r.stdout, "redis://:xxxxx@") {
-		t.Fatalf("config list:\n%s", r)
+	for _, args := range [][]string{{"config", "list"}, {"config", "list", "--json"}, {"config", "get", "state_store"},
+		{"config", "set", "state_store", u.String(), "--json"}, {"config", "get", "state_store"}} {
+		r = w.ok(args...)
+		if strings.Contains(r.stdout+r.stderr, "fleet-pw-123") || !strings.Contains(r.stdout, ":xxxxx@") {
+			t.Fatalf("fibe %s:\n%s", strings.Join(args, " "), r)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(w.home, "config", "fibe", "config.yaml")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("config file holding the password: %v %v", st.Mode(), err)
 	}
 	srv.Stop()
 	r = w.ok("mq", "get", "local")

@@ -242,9 +242,6 @@ func (b *Breakers) List() ([]BreakerStatus, error) {
 // Reset closes the breaker of resource, or every breaker when resource is "".
 func (b *Breakers) Reset(resource string) error { return b.store.BreakerReset(b.key, resource) }
 
-// Store is where the breakers are kept.
-func (b *Breakers) Store() Store { return b.store }
-
 // Key is the store record of these breakers.
 func (b *Breakers) Key() string { return b.key }
 
