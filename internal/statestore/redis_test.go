@@ -2,10 +2,13 @@ package statestore
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/fibegg/fibe/internal/reliability"
 	"github.com/fibegg/fibe/internal/reliability/reliabilitytest"
@@ -48,5 +51,43 @@ func TestFleetLedgerSharesEverySlot(t *testing.T) {
 	wg.Wait()
 	if n := sent.Load(); n != 30 {
 		t.Fatalf("%d requests sent in a window of 30", n)
+	}
+}
+
+// Every key the store writes is namespaced and expires.
+func TestRedisKeysAreNamespacedAndExpire(t *testing.T) {
+	srv := redistest.Start(t)
+	s, err := OpenRedis(srv.URL(0), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Now()
+	b := reliability.NewBreakers(s, "api.example", reliability.Policy{}, nil)
+	tk, _ := b.Allow(res)
+	tk.Done(reliability.Failure)
+	if _, _, err := s.LedgerReserve(reliability.LedgerKey("api.example"), reliability.RateLimit{Limit: 10, Remaining: 5, Reset: now.Add(time.Minute)}, true, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CachePut("marquees-api.example", map[string]reliability.CacheEntry{"pg:x": {Marquee: "m", At: now}}, time.Minute, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := reliability.NewJournal(s, nil).Put(reliability.JournalEntry{Key: "k", Signature: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	keys, err := rdb.Keys(context.Background(), "*").Result()
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("keys %v %v", keys, err)
+	}
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "fibe:") {
+			t.Errorf("key %q is not under fibe:", k)
+		}
+		ttl, err := rdb.PTTL(context.Background(), k).Result()
+		if err != nil || ttl <= 0 || ttl > reliability.JournalMaxAge {
+			t.Errorf("key %q: TTL %v %v", k, ttl, err)
+		}
 	}
 }
