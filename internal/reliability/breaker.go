@@ -145,9 +145,8 @@ func (b *Breakers) Allow(resource string) (*Ticket, error) {
 	}
 	if !a.Allowed {
 		r := a.Record
-		if r.State == gobreaker.StateHalfOpen {
-			return nil, &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: time.Second}
-		}
+		// Half-open, Expiry is the probes' lease: by then they reported or
+		// a new round starts.
 		return nil, &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: r.Expiry.Sub(now)}
 	}
 	return &Ticket{b: b, resource: resource, generation: a.Record.Generation}, nil
@@ -337,6 +336,7 @@ func recordBreaker(r *gobreaker.SharedState, generation uint64, o Outcome, p Bre
 // the open time has passed, and a fresh half-open round when probes admitted
 // earlier never reported (their process died) and the lease ran out.
 func advanceBreaker(r *gobreaker.SharedState, p BreakerParams, now time.Time) []BreakerMove {
+	clampBreaker(r, p, now)
 	switch r.State {
 	case gobreaker.StateOpen:
 		if !now.Before(r.Expiry) {
@@ -348,6 +348,25 @@ func advanceBreaker(r *gobreaker.SharedState, p BreakerParams, now time.Time) []
 		}
 	}
 	return nil
+}
+
+// clampBreaker brings an expiry that lies beyond one open window (or one
+// probe lease) from now back to it: a clock that jumped back, a machine of
+// the fleet whose clock runs ahead, or a hand-edited record cannot hold a
+// breaker open for years.
+func clampBreaker(r *gobreaker.SharedState, p BreakerParams, now time.Time) {
+	var most time.Duration
+	switch r.State {
+	case gobreaker.StateOpen:
+		most = p.OpenTimeout
+	case gobreaker.StateHalfOpen:
+		most = p.ProbeLease
+	default:
+		return
+	}
+	if r.Expiry.After(now.Add(most)) {
+		r.Expiry = now.Add(most)
+	}
 }
 
 func setBreakerState(r *gobreaker.SharedState, to gobreaker.State, p BreakerParams, now time.Time) BreakerMove {

@@ -3,8 +3,8 @@ package statestore
 import "github.com/redis/go-redis/v9"
 
 // The Lua scripts run one transition each, atomically on the server. The
-// breaker scripts are the Lua twins of admitBreaker, recordBreaker and
-// advanceBreaker in internal/reliability/breaker.go; the ledger script of
+// breaker scripts are the Lua twins of admitBreaker, recordBreaker,
+// advanceBreaker and clampBreaker in internal/reliability/breaker.go; the ledger script of
 // reserveRateLimit and MergeRateLimit in ledger.go; the claim script of
 // claimJournal in journal.go. The tests of this package run one table of
 // cases against these scripts and the file store.
@@ -53,7 +53,16 @@ local function valid(r)
   if r.rq < r.te then return 0 end
   return r.rq - r.te
 end
+local function clamp(r)
+  local most = nil
+  if r.s == 2 then most = openms elseif r.s == 1 then most = leasems end
+  if most and r.ex > now + most then
+    r.ex = now + most
+    dirty = true
+  end
+end
 local function advance(r)
+  clamp(r)
   if r.s == 2 then
     if now >= r.ex then setstate(r, 1) end
   elseif r.s == 1 then

@@ -212,6 +212,25 @@ var storeCases = []storeCase{
 			t.Fatalf("%+v", list)
 		}
 	}},
+	{"an open-until beyond one window is clamped to it", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
+		b := breakersOn(k, clock)
+		fail(t, b, 5)
+		// Another machine's clock ran a year ahead of this one.
+		ahead := reliabilitytest.NewClock(start.Add(365 * 24 * time.Hour))
+		if _, err := breakersOn(k, ahead).Allow(res); err != nil { // a probe that never reports
+			t.Fatal(err)
+		}
+		fail(t, breakersOn(k, ahead), 1) // half-open → open, until a year from now
+		_, err := b.Allow(res)
+		oe, ok := err.(*reliability.OpenError)
+		if !ok || oe.RetryIn != 30*time.Second {
+			t.Fatalf("want open for one window at most: %v", err)
+		}
+		clock.Advance(30 * time.Second)
+		if _, err := b.Allow(res); err != nil {
+			t.Fatalf("still open after one window: %v", err)
+		}
+	}},
 	{"a corrupt record reads as closed", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
 		b := breakersOn(k, clock)
 		fail(t, b, 5)
