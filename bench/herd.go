@@ -89,17 +89,21 @@ type herdKind struct {
 	// Breakers is how many breakers guard the marquee across the fleet
 	// (fibe only; 0 for the baselines).
 	Breakers int
+	// Fleet, for the fleet mode, gathers the store's round trips.
+	Fleet *fleetStats
 }
 
-func herdKinds(env *runEnv, p herdParams) ([]herdKind, error) {
+// herdKinds returns the client kinds, and what stops the fleet's Redis.
+func herdKinds(env *runEnv, p herdParams, r *report) ([]herdKind, func(), error) {
 	shared := filepath.Join(env.TempDir, "herd-shared-state")
 	own := filepath.Join(env.TempDir, "herd-own-state")
-	for _, d := range []string{shared, own} {
+	fleetDirs := filepath.Join(env.TempDir, "herd-fleet-state")
+	for _, d := range []string{shared, own, fleetDirs} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return []herdKind{
+	kinds := []herdKind{
 		{Name: "naive", New: func(i int, u, k string) (apiClient, error) {
 			return newNaiveClient(u, k, p.NaiveTimeout, p.NaiveSleep, p.NaiveAttempts), nil
 		}},
@@ -116,7 +120,20 @@ func herdKinds(env *runEnv, p herdParams) ([]herdKind, error) {
 		{Name: "fibe (shared state dir)", Breakers: 1, New: func(i int, u, k string) (apiClient, error) {
 			return newFibeClient(u, k, shared, p.Policy)
 		}},
-	}, nil
+	}
+	stop := func() {}
+	srv, err := startFleetRedis()
+	if err != nil {
+		r.note("Fleet mode not run: %v.", err)
+		return kinds, stop, nil
+	}
+	stats := &fleetStats{}
+	kinds = append(kinds, herdKind{Name: "fibe fleet (own state dirs, one Redis)", Breakers: 1, Fleet: stats,
+		New: func(i int, u, k string) (apiClient, error) {
+			return newFleetClient(u, k, filepath.Join(fleetDirs, fmt.Sprint(i)), srv.URL(0), p.Policy, stats), nil
+		}})
+	r.param("fleet mode", "every client has its own state dir and every read is a fresh invocation (new client, new store); all share one redis-server on 127.0.0.1 through --state-store redis://")
+	return kinds, srv.Stop, nil
 }
 
 // herdRead is one logical read as its client saw it.
@@ -137,10 +154,11 @@ type herdResult struct {
 
 func runHerd(ctx context.Context, env *runEnv, r *report) error {
 	p := newHerdParams(env)
-	kinds, err := herdKinds(env, p)
+	kinds, stopFleet, err := herdKinds(env, p, r)
 	if err != nil {
 		return err
 	}
+	defer stopFleet()
 	r.param("clients (K)", p.Clients)
 	r.param("read period", p.Period)
 	r.param("scheduled run", p.Duration)
@@ -190,6 +208,9 @@ func herdRunKind(ctx context.Context, env *runEnv, p herdParams, k herdKind) her
 
 	env.logf("herd: %s: %d clients for %s", k.Name, p.Clients, p.Duration)
 	t0 := emu.Rec.reset()
+	if k.Fleet != nil {
+		k.Fleet.start(t0)
+	}
 	if err := emu.API.SetChaos(fmt.Sprintf("outage=marquee/%s@%s+%s", p.Marquee, p.OutageStart, p.OutageLen)); err != nil {
 		res.Err = fmt.Errorf("set chaos: %w", err)
 		return res
@@ -331,6 +352,11 @@ func herdReport(r *report, p herdParams, results []herdResult) {
 		section{Heading: "Reads as the clients saw them", Table: recovery, After: []string{
 			"First success after recovery is per client: time from the end of the outage to the end of that client's first successful read. A client that had not read successfully since recovery by the end of the scheduled run keeps reading on its schedule until recovery + goal + one period.",
 		}})
+	for _, res := range results {
+		if res.Kind.Fleet != nil {
+			fleetSection(r, p, res.Kind.Name, res.Kind.Fleet)
+		}
+	}
 }
 
 func ratio(v, base float64) string {

@@ -1,5 +1,6 @@
 // Package breaker implements `fibe breaker`: show and reset the circuit
-// breakers kept in the state directory. Both work offline; no request is sent.
+// breakers kept in the state store (the state directory, or the shared
+// store of --state-store). Neither sends a request to the API.
 package breaker
 
 import (
@@ -23,7 +24,8 @@ func NewCmdBreaker(f *cmdutil.Factory) *cobra.Command {
 		Long: `Show or reset the circuit breakers. There is one per marquee (and one per
 API host for requests that concern no marquee); five consecutive failures
 open it for 30 seconds, during which requests fail at once with
-CIRCUIT_OPEN (exit 9). The state is shared by every fibe process.`,
+CIRCUIT_OPEN (exit 9). The state is shared by every fibe process, and with
+--state-store redis://... by every machine that names the same Redis.`,
 	})
 	cmd.AddCommand(NewCmdStatus(f, nil), NewCmdReset(f, nil))
 	return cmd
@@ -89,6 +91,7 @@ func statusRun(opts *StatusOptions) error {
 	if ios.JSON() {
 		return ios.PrintJSON(out)
 	}
+	ios.Notice("State store: %s", c.StateStore())
 	if len(out) == 0 {
 		ios.Notice("No breakers: every resource is closed.")
 		return nil
@@ -174,6 +177,6 @@ func resetRun(opts *ResetOptions) error {
 	if ios.JSON() {
 		return ios.PrintJSON(map[string]any{"reset": what})
 	}
-	ios.Notice("Reset breaker: %s.", what)
+	ios.Notice("Reset breaker: %s (%s).", what, c.StateStore())
 	return nil
 }

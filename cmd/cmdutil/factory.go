@@ -16,6 +16,7 @@ import (
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/statestore"
 )
 
 // LocalBaseURL is the base URL used with `--api-url local`. Requests never
@@ -39,6 +40,9 @@ type Factory struct {
 	flags   *pflag.FlagSet
 	cfg     *config.Config
 	clients map[bool]*client.Client
+
+	storeMu sync.Mutex
+	store   reliability.Store // one per invocation, so a fallback warns once
 }
 
 // New returns a Factory for the given streams and invocation.
@@ -216,6 +220,10 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 	if err != nil {
 		return nil, err
 	}
+	store, err := f.stateStore(cfg, stateDir)
+	if err != nil {
+		return nil, err
+	}
 	retries := cfg.MaxRetries
 	if retries == 0 {
 		retries = reliability.NoRetries
@@ -226,6 +234,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		Transport: f.Transport,
 		UserAgent: build.UserAgent(),
 		StateDir:  stateDir,
+		Store:     store,
 		Policy: reliability.Policy{
 			MaxRetries:     retries,
 			AttemptTimeout: cfg.Timeout,
@@ -250,4 +259,32 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 		adjust(&opts)
 	}
 	return client.New(opts)
+}
+
+// stateStore opens the state store once per invocation: the file store
+// under stateDir, or the shared store of config state_store with the file
+// store as its fallback.
+func (f *Factory) stateStore(cfg *config.Config, stateDir string) (reliability.Store, error) {
+	f.storeMu.Lock()
+	defer f.storeMu.Unlock()
+	if f.store != nil {
+		return f.store, nil
+	}
+	o := statestore.Options{URL: cfg.StateStore, StateDir: stateDir, Warnings: f.IOStreams.ErrOut}
+	if cfg.Debug {
+		o.Debug = f.IOStreams.ErrOut
+	}
+	s, err := statestore.Open(o)
+	if err != nil {
+		return nil, present.FlagErrorWrap(err)
+	}
+	f.store = s
+	return s, nil
+}
+
+func lookup(fs *pflag.FlagSet, name string) *pflag.Flag {
+	if fs == nil {
+		return nil
+	}
+	return fs.Lookup(name)
 }

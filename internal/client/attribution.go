@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"time"
+
+	"github.com/fibegg/fibe/internal/reliability"
 )
 
 // Requests are attributed to a marquee so that a dead marquee silences only
@@ -16,42 +17,33 @@ import (
 // about a marquee given by id against "marquee/<id>": never against the
 // host, so a dead marquee cannot silence the others through them.
 
-type marqueeCache struct {
-	Playgrounds map[string]cacheEntry `json:"playgrounds"` // playground id or name → marquee name
-	Marquees    map[string]cacheEntry `json:"marquees"`    // marquee id → marquee name
-}
-
-type cacheEntry struct {
-	Marquee string    `json:"marquee"`
-	At      time.Time `json:"at"`
+// Cache fields: "pg:<playground id or name>" and "mq:<marquee id>", each
+// the marquee name it belongs to (reliability.CacheEntry).
+func cacheField(kind, ref string) string {
+	if kind == "marquee" {
+		return "mq:" + ref
+	}
+	return "pg:" + ref
 }
 
 func (c *Client) cacheKey() string { return "marquees-" + c.hostKey }
 
 func marqueeResource(name string) string { return "marquee/" + name }
 
-func (c *Client) loadCache() marqueeCache {
-	var mc marqueeCache
-	if data, err := c.store.Load(c.cacheKey()); err == nil && len(data) > 0 {
-		_ = json.Unmarshal(data, &mc) // a corrupt cache is an empty one
-	}
-	return mc
-}
-
 func (c *Client) cached(kind, ref string) (string, bool) {
-	mc := c.loadCache()
-	m := mc.Playgrounds
-	if kind == "marquee" {
-		m = mc.Marquees
+	field := cacheField(kind, ref)
+	got, err := c.store.CacheGet(c.cacheKey(), field)
+	if err != nil {
+		return "", false // an unreadable cache is an empty one
 	}
-	e, ok := m[ref]
+	e, ok := got[field]
 	if !ok || e.Marquee == "" || c.clock.Now().Sub(e.At) > c.policy.MarqueeCacheTTL {
 		return "", false
 	}
 	return e.Marquee, true
 }
 
-// learn records playground and marquee attributions in one store update.
+// learn records playground and marquee attributions in one store transition.
 func (c *Client) learn(pgs []Playground, mqs []Marquee) {
 	if len(pgs) == 0 && len(mqs) == 0 {
 		return
@@ -59,44 +51,37 @@ func (c *Client) learn(pgs []Playground, mqs []Marquee) {
 	c.cacheMu.Lock()
 	defer c.cacheMu.Unlock()
 	now := c.clock.Now()
-	err := c.store.Update(c.cacheKey(), func(old []byte) ([]byte, error) {
-		var mc marqueeCache
-		_ = json.Unmarshal(old, &mc)
-		if mc.Playgrounds == nil {
-			mc.Playgrounds = map[string]cacheEntry{}
+	entries := map[string]reliability.CacheEntry{}
+	for _, m := range mqs {
+		if m.ID != 0 && m.Name != "" {
+			entries[cacheField("marquee", strconv.FormatInt(m.ID, 10))] = reliability.CacheEntry{Marquee: m.Name, At: now}
 		}
-		if mc.Marquees == nil {
-			mc.Marquees = map[string]cacheEntry{}
-		}
-		for k, e := range mc.Playgrounds { // keep the file small
-			if now.Sub(e.At) > c.policy.MarqueeCacheTTL {
-				delete(mc.Playgrounds, k)
-			}
-		}
-		for _, m := range mqs {
-			if m.ID != 0 && m.Name != "" {
-				mc.Marquees[strconv.FormatInt(m.ID, 10)] = cacheEntry{Marquee: m.Name, At: now}
+	}
+	for _, p := range pgs {
+		name := p.MarqueeName
+		if name == "" && p.MarqueeID != 0 {
+			id := strconv.FormatInt(p.MarqueeID, 10)
+			if e, ok := entries[cacheField("marquee", id)]; ok {
+				name = e.Marquee
+			} else {
+				name, _ = c.cached("marquee", id)
 			}
 		}
-		for _, p := range pgs {
-			name := p.MarqueeName
-			if name == "" && p.MarqueeID != 0 {
-				name = mc.Marquees[strconv.FormatInt(p.MarqueeID, 10)].Marquee
-			}
-			if name == "" {
-				continue
-			}
-			e := cacheEntry{Marquee: name, At: now}
-			if p.ID != 0 {
-				mc.Playgrounds[strconv.FormatInt(p.ID, 10)] = e
-			}
-			if p.Name != "" {
-				mc.Playgrounds[p.Name] = e
-			}
+		if name == "" {
+			continue
 		}
-		return json.Marshal(mc)
-	})
-	if err != nil {
+		e := reliability.CacheEntry{Marquee: name, At: now}
+		if p.ID != 0 {
+			entries[cacheField("playground", strconv.FormatInt(p.ID, 10))] = e
+		}
+		if p.Name != "" {
+			entries[cacheField("playground", p.Name)] = e
+		}
+	}
+	if len(entries) == 0 {
+		return
+	}
+	if err := c.store.CachePut(c.cacheKey(), entries, c.policy.MarqueeCacheTTL, now); err != nil {
 		c.trace.printf("marquee cache not saved: %v", err)
 	}
 }

@@ -111,6 +111,8 @@ func New(opts Options) (*Client, error) {
 	c.ledger = reliability.NewLedger(c.store, reliability.LedgerScope(base.Scheme+"://"+strings.ToLower(base.Hostname())+":"+portOf(base), c.apiKey), c.policy, c.clock)
 	c.journal, c.profile = reliability.NewJournal(c.store, c.clock), opts.Profile
 	c.journalWindow = min(opts.JournalWindow, reliability.JournalMaxAge)
+	// A store with round trips reads what a request needs in one.
+	reliability.Prefetch(c.store, c.breakers.Key(), c.ledger.Key(), c.cacheKey())
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
@@ -141,6 +143,10 @@ func (c *Client) Breakers() ([]BreakerStatus, error) {
 	}
 	return out, nil
 }
+
+// StateStore names the store that holds the breakers, the rate ledger and
+// the marquee cache (secrets masked).
+func (c *Client) StateStore() string { return c.store.Describe() }
 
 // ResetBreakers closes the breaker of resource ("" → all of this host).
 func (c *Client) ResetBreakers(resource string) error { return c.breakers.Reset(resource) }

@@ -280,11 +280,26 @@ type countingStore struct {
 	n  int
 }
 
-func (s *countingStore) Update(key string, fn func([]byte) ([]byte, error)) error {
+// count notes one journal transition.
+func (s *countingStore) count() {
 	s.mu.Lock()
 	s.n++
 	s.mu.Unlock()
-	return s.Store.Update(key, fn)
+}
+
+func (s *countingStore) JournalPut(e reliability.JournalEntry, now time.Time) error {
+	s.count()
+	return s.Store.JournalPut(e, now)
+}
+
+func (s *countingStore) JournalRemove(key string, now time.Time) error {
+	s.count()
+	return s.Store.JournalRemove(key, now)
+}
+
+func (s *countingStore) JournalClaim(sig string, window time.Duration, fresh reliability.JournalEntry, now time.Time) (reliability.JournalEntry, bool, error) {
+	s.count()
+	return s.Store.JournalClaim(sig, window, fresh, now)
 }
 
 func (s *countingStore) updates() int {

@@ -1,48 +1,38 @@
 package reliability
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/sony/gobreaker/v2"
 )
 
 // Breakers are the circuit breakers of one API host, one per resource
-// ("marquee/<name>"; "playground/<ref>" or "marquee/<id>" while the
-// marquee's name is unknown; "api/<host>" for requests about no marquee).
+// ("marquee/<name>", or "api/<host>" for requests about no marquee).
 //
 // They follow sony/gobreaker's state machine and keep its SharedState as the
-// record, but run each transition as a short read-modify-write of the Store
-// instead of gobreaker's DistributedCircuitBreaker.Execute, which holds the
-// store's lock for the whole request and would serialise every process
-// talking to one marquee. An attempt is at most two quick updates: Allow
-// before it is sent (admission, counted so half-open admits at most
-// BreakerProbes across processes) and Ticket.Done after it (the outcome).
-// The network call runs between them with no lock held.
+// record, but run each transition as one atomic transition of the Store
+// (a locked read-modify-write of a file, or a Lua script in Redis) instead
+// of gobreaker's DistributedCircuitBreaker.Execute, which holds the store's
+// lock for the whole request and would serialise every process talking to
+// one marquee. An attempt is at most two quick transitions: Allow before it
+// is sent (admission, counted so half-open admits at most BreakerProbes
+// across processes) and Ticket.Done after it (the outcome). The network
+// call runs between them with no lock held.
 //
 // The common case, a closed breaker with no failures, writes nothing: a
 // closed breaker admits without recording the admission, and a success or
 // an ignored answer changes nothing that matters while it stays closed. Both
-// are decided on a plain read of the record (atomic replaces make that read
-// consistent); only failures and the open/half-open states take the locked
-// read-modify-write. A read is linearised at the moment it is taken, which
-// is as good as having taken the lock then.
+// are decided on a plain read of the record (BreakerGet); only failures and
+// the open/half-open states take a transition. A read is linearised at the
+// moment it is taken, which is as good as having taken the lock then.
 type Breakers struct {
 	store Store
 	key   string
 	p     Policy
 	clock Clock
-
-	// The last record read and its decoding, reused while the bytes are the
-	// same. The decoded map is shared and never modified.
-	viewMu   sync.Mutex
-	viewOK   bool
-	viewData []byte
-	view     breakerFile
 
 	// OnStateChange, when set, is told about every transition this process makes.
 	OnStateChange func(resource string, from, to gobreaker.State)
@@ -56,7 +46,21 @@ func NewBreakers(store Store, host string, p Policy, clock Clock) *Breakers {
 	if clock == nil {
 		clock = SystemClock()
 	}
-	return &Breakers{store: store, key: "breakers-" + host, p: p.WithDefaults(), clock: clock}
+	return &Breakers{store: store, key: BreakersKey(host), p: p.WithDefaults(), clock: clock}
+}
+
+// BreakersKey is the store record of host's breakers.
+func BreakersKey(host string) string { return "breakers-" + host }
+
+// Params are the numbers the store's breaker transitions need.
+func (b *Breakers) Params() BreakerParams {
+	return BreakerParams{
+		Threshold:   b.p.BreakerThreshold,
+		Probes:      b.p.BreakerProbes,
+		Successes:   b.p.BreakerSuccesses,
+		OpenTimeout: b.p.BreakerOpenTimeout,
+		ProbeLease:  b.probeLease(),
+	}
 }
 
 // Settings returns the gobreaker settings equivalent to the policy, for
@@ -113,6 +117,7 @@ type Ticket struct {
 	resource   string
 	generation uint64
 	noop       bool
+	clean      bool // admitted closed with no failures
 }
 
 // BreakerStatus is one breaker as `fibe breaker status` shows it.
@@ -125,49 +130,26 @@ type BreakerStatus struct {
 
 type breakerFile map[string]*gobreaker.SharedState
 
-type transition struct {
-	resource string
-	from, to gobreaker.State
-}
-
 // Allow asks to send one attempt about resource. It returns *OpenError when
 // the breaker is open or half-open with every probe slot taken.
 func (b *Breakers) Allow(resource string) (*Ticket, error) {
 	if r, ok := b.peek(resource); ok && r.State == gobreaker.StateClosed {
-		return &Ticket{b: b, resource: resource, generation: r.Generation}, nil
+		return &Ticket{b: b, resource: resource, generation: r.Generation, clean: r.Counts.ConsecutiveFailures == 0}, nil
 	}
-	var (
-		ticket *Ticket
-		denied *OpenError
-		moves  []transition
-	)
-	err := b.update(func(f breakerFile, now time.Time) {
-		r := b.record(f, resource)
-		moves = append(moves, b.advance(resource, r, now)...)
-		switch r.State {
-		case gobreaker.StateOpen:
-			denied = &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: r.Expiry.Sub(now)}
-			return
-		case gobreaker.StateHalfOpen:
-			if validRequests(r.Counts) >= uint32(b.p.BreakerProbes) {
-				// The probes' lease: by then they reported or a new round starts.
-				denied = &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: r.Expiry.Sub(now)}
-				return
-			}
-			r.Expiry = now.Add(b.probeLease())
-		}
-		r.Counts.Requests++
-		ticket = &Ticket{b: b, resource: resource, generation: r.Generation}
-	})
-	b.notify(moves)
+	now := b.clock.Now()
+	a, err := b.store.BreakerAdmit(b.key, resource, b.Params(), now)
+	b.notify(resource, a.Moves)
 	if err != nil {
 		b.storeError(err)
 		return &Ticket{b: b, resource: resource, noop: true}, nil
 	}
-	if denied != nil {
-		return nil, denied
+	if !a.Allowed {
+		r := a.Record
+		// Half-open, Expiry is the probes' lease: by then they reported or
+		// a new round starts.
+		return nil, &OpenError{Resource: resource, State: r.State, Until: r.Expiry, RetryIn: r.Expiry.Sub(now)}
 	}
-	return ticket, nil
+	return &Ticket{b: b, resource: resource, generation: a.Record.Generation}, nil
 }
 
 // Done records the attempt's outcome and returns the breaker's state after it.
@@ -179,44 +161,13 @@ func (t *Ticket) Done(o Outcome) gobreaker.State {
 	if t.quiet(o) {
 		return gobreaker.StateClosed
 	}
-	state := gobreaker.StateClosed
-	var moves []transition
-	err := b.update(func(f breakerFile, now time.Time) {
-		r := b.record(f, t.resource)
-		moves = append(moves, b.advance(t.resource, r, now)...)
-		defer func() { state = r.State }()
-		if r.Generation != t.generation {
-			return // the breaker moved on since this attempt was admitted
-		}
-		switch o {
-		case Ignored:
-			r.Counts.TotalExclusions++
-		case Success:
-			r.Counts.TotalSuccesses++
-			r.Counts.ConsecutiveSuccesses++
-			r.Counts.ConsecutiveFailures = 0
-			if r.State == gobreaker.StateHalfOpen && r.Counts.ConsecutiveSuccesses >= uint32(b.p.BreakerSuccesses) {
-				moves = append(moves, b.setState(t.resource, r, gobreaker.StateClosed, now))
-			}
-		case Failure:
-			r.Counts.TotalFailures++
-			r.Counts.ConsecutiveFailures++
-			r.Counts.ConsecutiveSuccesses = 0
-			switch r.State {
-			case gobreaker.StateClosed:
-				if ReadyToTrip(b.p.BreakerThreshold)(r.Counts) {
-					moves = append(moves, b.setState(t.resource, r, gobreaker.StateOpen, now))
-				}
-			case gobreaker.StateHalfOpen:
-				moves = append(moves, b.setState(t.resource, r, gobreaker.StateOpen, now))
-			}
-		}
-	})
-	b.notify(moves)
+	out, err := b.store.BreakerRecord(b.key, t.resource, t.generation, o, b.Params(), b.clock.Now())
+	b.notify(t.resource, out.Moves)
 	if err != nil {
 		b.storeError(err)
+		return gobreaker.StateClosed
 	}
-	return state
+	return out.State
 }
 
 // quiet reports whether outcome o changes nothing worth writing: the breaker
@@ -224,6 +175,14 @@ func (t *Ticket) Done(o Outcome) gobreaker.State {
 // failure run to reset, an ignored answer, or an outcome of an older
 // generation).
 func (t *Ticket) quiet(o Outcome) bool {
+	if t.clean && (o == Ignored || o == Success && sharedByFleet(t.b.store)) {
+		// Ignored changes nothing in this generation, and nothing at all in a
+		// later one. A success could end a failure run that other processes
+		// recorded since the admission; on a fleet store that read costs a
+		// round trip, so such a run is left to go on (the breaker may open
+		// one success early, never late).
+		return true
+	}
 	r, ok := t.b.peek(t.resource)
 	if !ok || r.State != gobreaker.StateClosed {
 		return false
@@ -239,23 +198,12 @@ func (t *Ticket) quiet(o Outcome) bool {
 	}
 }
 
-// peek reads the record of resource without the lock; a resource with no
-// record is a fresh closed breaker. ok is false when the store cannot be
-// read (the locked path then decides and reports the error).
+// peek reads the record of resource without changing it. ok is false when
+// the store cannot be read (the transition then decides and reports the
+// error).
 func (b *Breakers) peek(resource string) (gobreaker.SharedState, bool) {
-	data, err := b.store.Load(b.key)
-	if err != nil {
-		return gobreaker.SharedState{}, false
-	}
-	b.viewMu.Lock()
-	defer b.viewMu.Unlock()
-	if !b.viewOK || !bytes.Equal(data, b.viewData) {
-		b.view, b.viewData, b.viewOK = decodeBreakers(data), data, true
-	}
-	if r := b.view[resource]; r != nil {
-		return *r, true
-	}
-	return gobreaker.SharedState{State: gobreaker.StateClosed, Generation: 1}, true
+	r, err := b.store.BreakerGet(b.key, resource)
+	return r, err == nil
 }
 
 // Status returns the state of one resource without changing it.
@@ -271,15 +219,15 @@ func (b *Breakers) Status(resource string) BreakerStatus {
 
 // List returns every breaker this host has a record of, sorted by resource.
 func (b *Breakers) List() ([]BreakerStatus, error) {
-	data, err := b.store.Load(b.key)
+	f, err := b.store.BreakerList(b.key)
 	if err != nil {
 		return nil, err
 	}
-	f := decodeBreakers(data)
 	now := b.clock.Now()
+	p := b.Params()
 	out := make([]BreakerStatus, 0, len(f))
 	for res, r := range f {
-		b.advance(res, r, now)
+		advanceBreaker(&r, p, now)
 		s := BreakerStatus{Resource: res, State: r.State, ConsecutiveFailures: int(r.Counts.ConsecutiveFailures)}
 		if r.State == gobreaker.StateOpen {
 			s.OpenUntil = r.Expiry
@@ -291,22 +239,12 @@ func (b *Breakers) List() ([]BreakerStatus, error) {
 }
 
 // Reset closes the breaker of resource, or every breaker when resource is "".
-func (b *Breakers) Reset(resource string) error {
-	if resource == "" {
-		return b.store.Delete(b.key)
-	}
-	return b.update(func(f breakerFile, _ time.Time) { delete(f, resource) })
-}
+func (b *Breakers) Reset(resource string) error { return b.store.BreakerReset(b.key, resource) }
+
+// Key is the store record of these breakers.
+func (b *Breakers) Key() string { return b.key }
 
 func (b *Breakers) probeLease() time.Duration { return 2 * b.p.AttemptTimeout }
-
-func (b *Breakers) update(fn func(f breakerFile, now time.Time)) error {
-	return b.store.Update(b.key, func(old []byte) ([]byte, error) {
-		f := decodeBreakers(old)
-		fn(f, b.clock.Now())
-		return json.MarshalIndent(f, "", "  ")
-	})
-}
 
 // decodeBreakers reads the state file; a corrupt or foreign file reads as
 // "every breaker closed", which is the safe side for a user.
@@ -326,44 +264,103 @@ func decodeBreakers(data []byte) breakerFile {
 	return f
 }
 
-func (b *Breakers) record(f breakerFile, resource string) *gobreaker.SharedState {
+func freshBreaker() gobreaker.SharedState {
+	return gobreaker.SharedState{State: gobreaker.StateClosed, Generation: 1}
+}
+
+func breakerRecord(f breakerFile, resource string) *gobreaker.SharedState {
 	r := f[resource]
 	if r == nil {
-		r = &gobreaker.SharedState{State: gobreaker.StateClosed, Generation: 1}
+		fresh := freshBreaker()
+		r = &fresh
 		f[resource] = r
 	}
 	return r
 }
 
-// advance applies the time-driven transitions: open → half-open once the
-// open time has passed, and a fresh half-open round when probes admitted
+// The transitions below are the breaker's state machine on one record.
+// LocalStore runs them under its lock; the Redis store runs the same steps
+// in Lua (keep both in step: the tests of internal/statestore run one table
+// of cases against both stores).
+
+// admitBreaker admits one attempt or denies it. Half-open, an admission
+// takes a probe slot and (re)starts its lease.
+func admitBreaker(r *gobreaker.SharedState, p BreakerParams, now time.Time) (bool, []BreakerMove) {
+	moves := advanceBreaker(r, p, now)
+	switch r.State {
+	case gobreaker.StateOpen:
+		return false, moves
+	case gobreaker.StateHalfOpen:
+		if validRequests(r.Counts) >= uint32(p.Probes) {
+			return false, moves
+		}
+		r.Expiry = now.Add(p.ProbeLease)
+	}
+	r.Counts.Requests++
+	return true, moves
+}
+
+// recordBreaker counts the outcome of an attempt admitted in generation.
+func recordBreaker(r *gobreaker.SharedState, generation uint64, o Outcome, p BreakerParams, now time.Time) []BreakerMove {
+	moves := advanceBreaker(r, p, now)
+	if r.Generation != generation {
+		return moves // the breaker moved on since this attempt was admitted
+	}
+	switch o {
+	case Ignored:
+		r.Counts.TotalExclusions++
+	case Success:
+		r.Counts.TotalSuccesses++
+		r.Counts.ConsecutiveSuccesses++
+		r.Counts.ConsecutiveFailures = 0
+		if r.State == gobreaker.StateHalfOpen && r.Counts.ConsecutiveSuccesses >= uint32(p.Successes) {
+			moves = append(moves, setBreakerState(r, gobreaker.StateClosed, p, now))
+		}
+	case Failure:
+		r.Counts.TotalFailures++
+		r.Counts.ConsecutiveFailures++
+		r.Counts.ConsecutiveSuccesses = 0
+		switch r.State {
+		case gobreaker.StateClosed:
+			if ReadyToTrip(p.Threshold)(r.Counts) {
+				moves = append(moves, setBreakerState(r, gobreaker.StateOpen, p, now))
+			}
+		case gobreaker.StateHalfOpen:
+			moves = append(moves, setBreakerState(r, gobreaker.StateOpen, p, now))
+		}
+	}
+	return moves
+}
+
+// advanceBreaker applies the time-driven transitions: open → half-open once
+// the open time has passed, and a fresh half-open round when probes admitted
 // earlier never reported (their process died) and the lease ran out.
-func (b *Breakers) advance(resource string, r *gobreaker.SharedState, now time.Time) []transition {
-	b.clamp(r, now)
+func advanceBreaker(r *gobreaker.SharedState, p BreakerParams, now time.Time) []BreakerMove {
+	clampBreaker(r, p, now)
 	switch r.State {
 	case gobreaker.StateOpen:
 		if !now.Before(r.Expiry) {
-			t := b.setState(resource, r, gobreaker.StateHalfOpen, now)
-			return []transition{t}
+			return []BreakerMove{setBreakerState(r, gobreaker.StateHalfOpen, p, now)}
 		}
 	case gobreaker.StateHalfOpen:
 		if validRequests(r.Counts) > 0 && now.After(r.Expiry) {
-			b.newGeneration(r, now)
+			newBreakerGeneration(r, p, now)
 		}
 	}
 	return nil
 }
 
-// clamp brings an expiry that lies beyond one open window (or one probe
-// lease) from now back to it: a clock that jumped back or a hand-edited
-// file cannot hold a breaker open for years.
-func (b *Breakers) clamp(r *gobreaker.SharedState, now time.Time) {
+// clampBreaker brings an expiry that lies beyond one open window (or one
+// probe lease) from now back to it: a clock that jumped back, a machine of
+// the fleet whose clock runs ahead, or a hand-edited record cannot hold a
+// breaker open for years.
+func clampBreaker(r *gobreaker.SharedState, p BreakerParams, now time.Time) {
 	var most time.Duration
 	switch r.State {
 	case gobreaker.StateOpen:
-		most = b.p.BreakerOpenTimeout
+		most = p.OpenTimeout
 	case gobreaker.StateHalfOpen:
-		most = b.probeLease()
+		most = p.ProbeLease
 	default:
 		return
 	}
@@ -372,22 +369,22 @@ func (b *Breakers) clamp(r *gobreaker.SharedState, now time.Time) {
 	}
 }
 
-func (b *Breakers) setState(resource string, r *gobreaker.SharedState, to gobreaker.State, now time.Time) transition {
+func setBreakerState(r *gobreaker.SharedState, to gobreaker.State, p BreakerParams, now time.Time) BreakerMove {
 	from := r.State
 	r.State = to
-	b.newGeneration(r, now)
-	return transition{resource: resource, from: from, to: to}
+	newBreakerGeneration(r, p, now)
+	return BreakerMove{From: from, To: to}
 }
 
-func (b *Breakers) newGeneration(r *gobreaker.SharedState, now time.Time) {
+func newBreakerGeneration(r *gobreaker.SharedState, p BreakerParams, now time.Time) {
 	r.Generation++
 	r.Counts = gobreaker.Counts{}
 	r.Start = now
 	switch r.State {
 	case gobreaker.StateOpen:
-		r.Expiry = now.Add(b.p.BreakerOpenTimeout)
+		r.Expiry = now.Add(p.OpenTimeout)
 	case gobreaker.StateHalfOpen:
-		r.Expiry = now.Add(b.probeLease())
+		r.Expiry = now.Add(p.ProbeLease)
 	default:
 		r.Expiry = time.Time{}
 	}
@@ -403,13 +400,13 @@ func validRequests(c gobreaker.Counts) uint32 {
 	return c.Requests - c.TotalExclusions
 }
 
-func (b *Breakers) notify(moves []transition) {
+func (b *Breakers) notify(resource string, moves []BreakerMove) {
 	if b.OnStateChange == nil {
 		return
 	}
 	for _, m := range moves {
-		if m.from != m.to {
-			b.OnStateChange(m.resource, m.from, m.to)
+		if m.From != m.To {
+			b.OnStateChange(resource, m.From, m.To)
 		}
 	}
 }

@@ -247,8 +247,8 @@ func TestHalfOpenProbeLeaseExpires(t *testing.T) {
 // successes are decided on a read. Failures, and the success that ends a
 // run of them, are written.
 func TestClosedBreakerWritesOnlyFailures(t *testing.T) {
-	store := &writeCounter{Store: NewFileStore(t.TempDir())}
-	b, _ := newTestBreakers(t, store)
+	local, store := countingStore(NewFileStore(t.TempDir()))
+	b, _ := newTestBreakers(t, local)
 	for i := 0; i < 50; i++ {
 		tk, err := b.Allow(res)
 		if err != nil {

@@ -39,15 +39,19 @@
 // "marquee/<id>" until the marquee's name is known; "api/<host>" for
 // requests about no marquee), with
 // sony/gobreaker's semantics and its SharedState as the record, persisted in
-// a Store (FileStore: one file per API host under the state directory,
-// replaced atomically; a Redis store can implement the same interface).
+// a Store. A Store offers transitions, not reads and writes (admit, record,
+// reserve a rate slot, claim a journal entry, ...), each atomic in the
+// store: LocalStore runs them in Go as a locked read-modify-write of a
+// FileStore (one file per API host under the state directory, replaced
+// atomically) or of memory; package statestore runs them as Lua scripts in
+// Redis, for a fleet of machines.
 // A 5xx of the four above or no response is a failure, a 2xx a success, and
 // anything else, 429 included, neither. Each attempt is admitted (Allow)
 // and reported (Ticket.Done); a closed breaker with no failures decides both
-// on a plain read and writes nothing, and everything else is a short
-// read-modify-write of the record under the store's lock; no lock is held while the request is on the wire, so processes sharing a
-// breaker never wait on each other's requests, and half-open admits at most
+// on a plain read and writes nothing, and everything else is one short
+// transition of the store; no lock is held while the request is on the
+// wire, so processes sharing a breaker never wait on each other's requests, and half-open admits at most
 // BreakerProbes attempts across all of them (a probe whose process died is
-// forgotten after a lease). A corrupt state file reads as "all closed".
+// forgotten after a lease). A corrupt record reads as "closed".
 // Clock makes every wait injectable for tests.
 package reliability

@@ -29,7 +29,7 @@ const JournalMaxAge = 24 * time.Hour
 const journalKey = "journal"
 
 // Journal is the outcome journal over a Store. Each method is one atomic
-// transition of the store.
+// transition of the store (JournalPut, JournalClaim, ...).
 type Journal struct {
 	store Store
 	clock Clock
@@ -58,55 +58,29 @@ func decodeJournal(data []byte, now time.Time) journalFile {
 	return f
 }
 
-func (j *Journal) update(fn func(f journalFile) bool) error {
-	return j.store.Update(journalKey, func(old []byte) ([]byte, error) {
-		f := decodeJournal(old, j.clock.Now())
-		if !fn(f) {
-			return nil, nil
-		}
-		return json.Marshal(f)
-	})
-}
-
 // Put records e (keyed by e.Key), replacing an entry with the same key.
 func (j *Journal) Put(e JournalEntry) error {
 	if e.Created.IsZero() {
 		e.Created = j.clock.Now()
 	}
-	return j.update(func(f journalFile) bool { f[e.Key] = e; return true })
+	return j.store.JournalPut(e, j.clock.Now())
 }
 
 // Remove drops the entry of key; it is not an error when there is none.
 func (j *Journal) Remove(key string) error {
-	return j.update(func(f journalFile) bool {
-		if _, ok := f[key]; !ok {
-			return false
-		}
-		delete(f, key)
-		return true
-	})
+	return j.store.JournalRemove(key, j.clock.Now())
 }
 
 // Clear drops every entry.
 func (j *Journal) Clear() error {
-	return j.update(func(f journalFile) bool {
-		for k := range f {
-			delete(f, k)
-		}
-		return true
-	})
+	return j.store.JournalClear(j.clock.Now())
 }
 
 // List returns the entries younger than JournalMaxAge, oldest first.
 func (j *Journal) List() ([]JournalEntry, error) {
-	data, err := j.store.Load(journalKey)
+	out, err := j.store.JournalList(j.clock.Now())
 	if err != nil {
 		return nil, err
-	}
-	f := decodeJournal(data, j.clock.Now())
-	out := make([]JournalEntry, 0, len(f))
-	for _, e := range f {
-		out = append(out, e)
 	}
 	sort.Slice(out, func(a, b int) bool {
 		if !out[a].Created.Equal(out[b].Created) {
@@ -126,19 +100,21 @@ func (j *Journal) Claim(signature string, window time.Duration, fresh JournalEnt
 	if fresh.Created.IsZero() {
 		fresh.Created = now
 	}
+	return j.store.JournalClaim(signature, window, fresh, now)
+}
+
+// claimJournal is the transition of Claim on a decoded journal: the newest
+// entry for signature created within window, or fresh recorded in f.
+func claimJournal(f journalFile, signature string, window time.Duration, fresh JournalEntry, now time.Time) (JournalEntry, bool) {
 	got, reused := fresh, false
-	err := j.update(func(f journalFile) bool {
-		for _, e := range f {
-			if e.Signature == signature && now.Sub(e.Created) <= window &&
-				(!reused || e.Created.After(got.Created)) {
-				got, reused = e, true
-			}
+	for _, e := range f {
+		if e.Signature == signature && now.Sub(e.Created) <= window &&
+			(!reused || e.Created.After(got.Created)) {
+			got, reused = e, true
 		}
-		if reused {
-			return false
-		}
+	}
+	if !reused {
 		f[fresh.Key] = fresh
-		return true
-	})
-	return got, reused, err
+	}
+	return got, reused
 }

@@ -45,7 +45,7 @@ func NewLedger(store Store, scope string, p Policy, clock Clock) *Ledger {
 	if clock == nil {
 		clock = SystemClock()
 	}
-	return &Ledger{store: store, key: "ratelimit-" + scope, clock: clock, ceiling: p.WithDefaults().RateWaitCeiling}
+	return &Ledger{store: store, key: LedgerKey(scope), clock: clock, ceiling: p.WithDefaults().RateWaitCeiling}
 }
 
 // LedgerScope names the rate-limit bucket of an API origin
@@ -58,6 +58,12 @@ func LedgerScope(origin, apiKey string) string {
 	sum := sha256.Sum256([]byte(apiKey))
 	return origin + "-" + hex.EncodeToString(sum[:8])
 }
+
+// LedgerKey is the store record of host's rate ledger.
+func LedgerKey(host string) string { return "ratelimit-" + host }
+
+// Key is the store record of this ledger.
+func (l *Ledger) Key() string { return l.key }
 
 // Admit takes a slot for one request, first waiting until Reset when the
 // window in force has none left. onWait, when set, is told about each wait
@@ -110,11 +116,21 @@ func (l *Ledger) reserve(force bool) time.Duration {
 	defer l.mu.Unlock()
 	now := l.clock.Now()
 	l.refresh(now)
-	if !now.Before(l.cur.Reset) { // no window known to be in force
+	if !now.Before(l.cur.Reset) { // no window known to be in force here
+		// On a fleet store another machine may know it: take a slot of
+		// the stored window, or wait when the fleet has spent it.
+		if sharedByFleet(l.store) {
+			if l.reserveShared(now) {
+				return 0
+			}
+			if now.Before(l.cur.Reset) && !force {
+				return l.cur.Reset.Sub(now)
+			}
+		}
 		l.fresh++
 		return 0
 	}
-	if l.cur.Remaining > lowWater(l.cur.Limit) {
+	if l.cur.Remaining > lowWater(l.cur.Limit) && !sharedByFleet(l.store) {
 		l.cur.Remaining--
 		return 0
 	}
@@ -128,19 +144,12 @@ func (l *Ledger) reserve(force bool) time.Duration {
 // after folding in what other processes took. Without a working store it
 // falls back on this process's view.
 func (l *Ledger) reserveShared(now time.Time) bool {
-	took := false
-	err := l.store.Update(l.key, func(old []byte) ([]byte, error) {
-		l.merge(decodeRateLimit(old), now)
-		if l.cur.Remaining > 0 {
-			l.cur.Remaining--
-			took = true
-		}
-		return json.Marshal(l.cur)
-	})
+	got, took, err := l.store.LedgerReserve(l.key, l.cur, true, now)
 	switch {
 	case err == nil:
-		l.saved = l.cur
-	case !took && l.cur.Remaining > 0:
+		l.merge(got, now)
+		l.saved = got
+	case l.cur.Remaining > 0:
 		l.cur.Remaining--
 		took = true
 	}
@@ -157,12 +166,10 @@ func (l *Ledger) Observe(rl RateLimit) error {
 	if !l.worthSaving(now) {
 		return nil
 	}
-	err := l.store.Update(l.key, func(old []byte) ([]byte, error) {
-		l.merge(decodeRateLimit(old), now)
-		return json.Marshal(l.cur)
-	})
+	got, _, err := l.store.LedgerReserve(l.key, l.cur, false, now)
 	if err == nil {
-		l.saved = l.cur
+		l.merge(got, now)
+		l.saved = got
 	}
 	return err
 }
@@ -206,11 +213,11 @@ func (l *Ledger) refresh(now time.Time) {
 		return
 	}
 	l.loaded = true
-	data, err := l.store.Load(l.key)
+	saved, err := l.store.LedgerLoad(l.key)
 	if err != nil {
 		return
 	}
-	l.saved = decodeRateLimit(data)
+	l.saved = saved
 	l.merge(l.saved, now)
 }
 
@@ -261,6 +268,43 @@ func (l *Ledger) worthSaving(now time.Time) bool {
 // lowWater is where a window's last slots begin; a tenth of the limit,
 // at least 2.
 func lowWater(limit int) int { return max(limit/10, 2) }
+
+// reserveRateLimit is the store's ledger transition: fold view into stored
+// (MergeRateLimit), then take a slot of the window in force when asked and
+// one is left.
+func reserveRateLimit(stored, view RateLimit, take bool, now time.Time) (RateLimit, bool) {
+	got := MergeRateLimit(stored, view, now)
+	if take && got.Reset.After(now) && got.Remaining > 0 {
+		got.Remaining--
+		return got, true
+	}
+	return got, false
+}
+
+// MergeRateLimit is the most conservative of two views of the window: a
+// window that has ended is no view, a later window replaces an earlier
+// one, and for the same window the smaller Remaining wins. A Limit that one
+// view lacks is taken from the other.
+func MergeRateLimit(a, b RateLimit, now time.Time) RateLimit {
+	if !a.Reset.After(now) {
+		a = RateLimit{Limit: a.Limit}
+	}
+	if !b.Reset.After(now) {
+		b = RateLimit{Limit: b.Limit}
+	}
+	if b.Reset.After(a.Reset) {
+		a, b = b, a
+	}
+	// a is the later window (or the same one).
+	if a.Reset.Equal(b.Reset) {
+		a.Remaining = min(a.Remaining, b.Remaining)
+		a.Limit = max(a.Limit, b.Limit)
+	} else if a.Limit == 0 {
+		a.Limit = b.Limit
+	}
+	a.Remaining = max(a.Remaining, 0)
+	return a
+}
 
 // decodeRateLimit reads a stored view; anything unreadable is no view.
 func decodeRateLimit(data []byte) RateLimit {

@@ -12,15 +12,21 @@ import (
 	"github.com/fibegg/fibe/internal/reliability/reliabilitytest"
 )
 
-// writeCounter is a Store that counts the writes that reach the one it
-// wraps (an Update whose result differs from what was there).
+// writeCounter is Records that count the writes that reach the ones they
+// wrap (an Update whose result differs from what was there).
 type writeCounter struct {
-	Store
+	Records
 	writes atomic.Int64
 }
 
+// countingStore is a LocalStore over r whose writes are counted.
+func countingStore(r Records) (*LocalStore, *writeCounter) {
+	w := &writeCounter{Records: r}
+	return NewLocalStore(w, "counted"), w
+}
+
 func (w *writeCounter) Update(key string, fn func([]byte) ([]byte, error)) error {
-	return w.Store.Update(key, func(old []byte) ([]byte, error) {
+	return w.Records.Update(key, func(old []byte) ([]byte, error) {
 		next, err := fn(old)
 		if err == nil && next != nil && !bytes.Equal(next, old) {
 			w.writes.Add(1)
@@ -174,8 +180,8 @@ func TestLedgerAdmitWaitsAtMostTheCeiling(t *testing.T) {
 // The stored view is written when a new window is seen and for the last
 // slots of a window, not for every request.
 func TestLedgerWritesOnlyWhenItMatters(t *testing.T) {
-	store := &writeCounter{Store: NewFileStore(t.TempDir())}
-	l, clock := newTestLedger(store)
+	local, store := countingStore(NewFileStore(t.TempDir()))
+	l, clock := newTestLedger(local)
 	reset := clock.Now().Add(time.Minute)
 	remaining := 100
 	for remaining > 20 { // well above the low water mark (10)
@@ -194,7 +200,7 @@ func TestLedgerWritesOnlyWhenItMatters(t *testing.T) {
 		t.Fatalf("%d writes after spending the window, want the last slots' (at most 11) and the window", n)
 	}
 	// The next invocation knows the window is spent.
-	next := NewLedger(store, "api.example", Policy{}, clock)
+	next := NewLedger(local, "api.example", Policy{}, clock)
 	if d := next.Wait(); d != time.Minute {
 		t.Fatalf("next invocation waits %v, want 1m", d)
 	}

@@ -8,20 +8,115 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/sony/gobreaker/v2"
 
 	"github.com/fibegg/fibe/internal/statefile"
 )
 
-// Store keeps small shared records (breakers, rate ledger, marquee cache)
-// by key. Update is an atomic read-modify-write: no other Update of the same
-// key, in this process or another, runs between its read and its write.
-// fn must be quick and must never do network I/O, because other processes
-// wait on it. A Redis store can implement this with WATCH/MULTI or a script.
+// Store keeps the state shared by invocations: breakers, the rate ledger,
+// the marquee cache and the outcome journal. Its methods are transitions,
+// not reads and writes: each one is atomic in the store, so that processes
+// sharing it (on one machine with a FileStore, on a fleet with a Redis
+// store) never interleave inside one. A local store runs a transition as a
+// locked read-modify-write in Go (LocalStore); a Redis store as one Lua
+// script. No transition waits on the network on behalf of a request: each
+// is a few microseconds of work in the store.
+//
+// key is the logical record ("breakers-<host>", "ratelimit-<host>",
+// "marquees-<host>"); the journal has one record of its own for every API.
 type Store interface {
+	// Describe names the store for people, secrets masked ("file store
+	// DIR", "redis://host:6379/0").
+	Describe() string
+
+	// BreakerGet returns the record of resource without changing it; a
+	// resource with no record is a fresh closed breaker (generation 1).
+	BreakerGet(key, resource string) (gobreaker.SharedState, error)
+	// BreakerList returns every record of key.
+	BreakerList(key string) (map[string]gobreaker.SharedState, error)
+	// BreakerAdmit applies the time-driven transitions, then admits one
+	// attempt or denies it. Half-open, admission takes one of p.Probes
+	// slots, leased for p.ProbeLease: a probe whose process died frees it
+	// when the lease runs out.
+	BreakerAdmit(key, resource string, p BreakerParams, now time.Time) (BreakerAdmission, error)
+	// BreakerRecord records the outcome of an attempt admitted in
+	// generation: a success or a failure counts (and may close or open the
+	// breaker); an ignored answer releases its half-open slot. An outcome
+	// of an older generation changes nothing.
+	BreakerRecord(key, resource string, generation uint64, o Outcome, p BreakerParams, now time.Time) (BreakerRecorded, error)
+	// BreakerReset forgets resource, or every breaker of key when resource is "".
+	BreakerReset(key, resource string) error
+
+	// LedgerLoad returns the stored view of the rate-limit window.
+	LedgerLoad(key string) (RateLimit, error)
+	// LedgerReserve folds view into the stored one (MergeRateLimit), then,
+	// when take is set and the window in force has a slot left, takes it;
+	// it stores the result and returns it with whether a slot was taken.
+	LedgerReserve(key string, view RateLimit, take bool, now time.Time) (RateLimit, bool, error)
+
+	// JournalPut records e by e.Key, replacing an entry with the same key.
+	JournalPut(e JournalEntry, now time.Time) error
+	// JournalRemove drops the entry of key, if any.
+	JournalRemove(key string, now time.Time) error
+	// JournalClear drops every entry.
+	JournalClear(now time.Time) error
+	// JournalList returns the entries younger than JournalMaxAge, in no order.
+	JournalList(now time.Time) ([]JournalEntry, error)
+	// JournalClaim returns the newest entry for signature created within
+	// window, or records fresh and returns it (reused false).
+	JournalClaim(signature string, window time.Duration, fresh JournalEntry, now time.Time) (JournalEntry, bool, error)
+
+	// CacheGet returns the entries of fields that key holds (absent ones
+	// are missing from the map, whatever their age).
+	CacheGet(key string, fields ...string) (map[string]CacheEntry, error)
+	// CachePut records entries; entries older than ttl may be dropped.
+	CachePut(key string, entries map[string]CacheEntry, ttl time.Duration, now time.Time) error
+}
+
+// BreakerParams are the policy numbers a breaker transition needs.
+type BreakerParams struct {
+	Threshold   int           // consecutive failures that open a closed breaker
+	Probes      int           // attempts admitted half-open
+	Successes   int           // successes that close a half-open breaker
+	OpenTimeout time.Duration // how long it stays open
+	ProbeLease  time.Duration // how long a half-open slot is held without an answer
+}
+
+// BreakerAdmission is the answer of Store.BreakerAdmit.
+type BreakerAdmission struct {
+	Allowed bool
+	Record  gobreaker.SharedState // the record after the transition
+	Moves   []BreakerMove         // state changes it made
+}
+
+// BreakerRecorded is the answer of Store.BreakerRecord.
+type BreakerRecorded struct {
+	State gobreaker.State
+	Moves []BreakerMove
+}
+
+// BreakerMove is one state change of a breaker.
+type BreakerMove struct{ From, To gobreaker.State }
+
+// CacheEntry is one attribution: what marquee a playground or marquee id
+// belongs to, and when that was learned.
+type CacheEntry struct {
+	Marquee string    `json:"marquee"`
+	At      time.Time `json:"at"`
+}
+
+// Records is a keyed byte store whose Update is an atomic
+// read-modify-write: no other Update of the same key, in this process or
+// another, runs between its read and its write. FileStore and MemoryStore
+// are Records; LocalStore builds the transitions on top of one.
+type Records interface {
 	// Load returns the current bytes, nil when there are none.
 	Load(key string) ([]byte, error)
 	// Update calls fn with the current bytes (nil when none) and stores what
 	// it returns. A nil result with a nil error leaves the record unchanged.
+	// fn must be quick and never do network I/O: other processes wait on it.
 	Update(key string, fn func(old []byte) ([]byte, error)) error
 	// Delete removes the record.
 	Delete(key string) error
@@ -29,12 +124,17 @@ type Store interface {
 
 // MemoryStore is a Store for one process (no state directory configured).
 type MemoryStore struct {
+	*LocalStore
 	mu   sync.Mutex
 	data map[string][]byte
 }
 
 // NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{data: map[string][]byte{}} }
+func NewMemoryStore() *MemoryStore {
+	m := &MemoryStore{data: map[string][]byte{}}
+	m.LocalStore = NewLocalStore(m, "memory (this process only)")
+	return m
+}
 
 func (m *MemoryStore) Load(key string) ([]byte, error) {
 	m.mu.Lock()
@@ -69,6 +169,7 @@ func (m *MemoryStore) Delete(key string) error {
 // replace the record atomically (write to a temp file, then rename), so a
 // reader never sees half a file and a crash never leaves one.
 type FileStore struct {
+	*LocalStore
 	Dir string
 
 	mu    sync.Mutex // serialises this process's updates; flock covers other processes
@@ -76,7 +177,11 @@ type FileStore struct {
 }
 
 // NewFileStore returns a FileStore rooted at dir (created 0700 on first write).
-func NewFileStore(dir string) *FileStore { return &FileStore{Dir: dir} }
+func NewFileStore(dir string) *FileStore {
+	s := &FileStore{Dir: dir}
+	s.LocalStore = NewLocalStore(s, "file store "+dir)
+	return s
+}
 
 func (s *FileStore) path(key string) string {
 	if p, ok := s.paths.Load(key); ok {
@@ -150,4 +255,33 @@ func SafeName(key string) string {
 			return '_'
 		}
 	}, key)
+}
+
+// Prefetcher is implemented by stores whose reads cost a round trip: told
+// the keys an invocation is about to read, the store may fetch them all
+// with its first read.
+type Prefetcher interface {
+	Prefetch(keys ...string)
+}
+
+// FleetStore is implemented by stores shared by many machines (Redis). On
+// such a store the rate ledger reserves every slot of a known window in the
+// store, since a fleet can spend a whole window between two answers; and a
+// success of an attempt admitted on a closed breaker with no failures is
+// not read back, since every read is a round trip.
+type FleetStore interface {
+	SharedByFleet() bool
+}
+
+// sharedByFleet reports whether store is shared by a fleet.
+func sharedByFleet(store Store) bool {
+	f, ok := store.(FleetStore)
+	return ok && f.SharedByFleet()
+}
+
+// Prefetch passes keys on to store when it wants them.
+func Prefetch(store Store, keys ...string) {
+	if p, ok := store.(Prefetcher); ok {
+		p.Prefetch(keys...)
+	}
 }
