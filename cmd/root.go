@@ -16,6 +16,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/completion"
 	configcmd "github.com/fibegg/fibe/cmd/config"
+	consolecmd "github.com/fibegg/fibe/cmd/console"
 	"github.com/fibegg/fibe/cmd/local"
 	"github.com/fibegg/fibe/cmd/marquees"
 	"github.com/fibegg/fibe/cmd/ops"
@@ -99,6 +100,7 @@ Try it without an account against the embedded local API:
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
 		ops.NewCmdOps(f),
+		consolecmd.NewCmdConsole(f),
 	)
 	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),
