@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -24,6 +25,8 @@ type options struct {
 	addr string
 	open bool
 
+	// poll is the pollers' period (0: the default, 1s; tests go faster).
+	poll time.Duration
 	// ready, when set, is called once the console serves (tests).
 	ready func(*Running)
 }
@@ -98,7 +101,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	if cfg.Local() {
 		label = "local emulator"
 	}
-	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label}, o.addr)
+	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label, PollInterval: o.poll}, o.addr)
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "--addr") {
 			return output.FlagErrorf("%s", err.Error())
