@@ -1,9 +1,12 @@
 package console
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // previewPane is the #preview pane as the server renders it.
@@ -75,4 +78,126 @@ func TestBrowserProtectedPreview(t *testing.T) {
 func waitSSE(t *testing.T, fx *fixture, ref string) {
 	t.Helper()
 	waitFor(t, 10*time.Second, "the page to watch its playground", func() bool { return fx.run.Pollers() >= 1 })
+}
+
+// TestBrowserDeferredRefresh: a half-typed settings form survives 20
+// background refreshes; the deferred refresh applies after submit.
+func TestBrowserDeferredRefresh(t *testing.T) {
+	fx := startConsole(t, 0)
+	id := fx.runningPlayground("form")
+	ref := fmt.Sprint(id)
+	ctx := newTab(t, 90*time.Second)
+	fx.openPage(ctx, "/playgrounds/"+ref)
+	eval[bool](t, ctx, recordEvents)
+	waitSSE(t, fx, ref)
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#settings_env", "HALF=typed")); err != nil {
+		t.Fatal(err)
+	}
+	field := `document.getElementById("settings_env")`
+	for i := 1; i <= 20; i++ {
+		fx.run.Publish(ref, refreshStream)
+		waitJS(t, ctx, 10*time.Second, fmt.Sprintf("%s === %d", count("fibe:refresh-deferred"), i))
+		if i == 10 {
+			// Leave the field: still dirty, so still deferred.
+			eval[bool](t, ctx, field+`.blur(), true`)
+		}
+	}
+	if v := eval[string](t, ctx, field+`.value`); v != "HALF=typed" {
+		t.Fatalf("the half-typed text was lost: %q", v)
+	}
+	if n := eval[int](t, ctx, count("fibe:refresh-applied")); n != 0 {
+		t.Fatalf("%d refreshes applied while the form was dirty", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`form#settings button[type="submit"]`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, 15*time.Second, count("fibe:refresh-applied")+` === 1`)
+	waitFor(t, 10*time.Second, "the overrides saved", func() bool {
+		_, pg := fx.api("GET", "/api/playgrounds/"+ref, nil)
+		env, _ := pg["env_overrides"].(map[string]any)
+		return env["HALF"] == "typed"
+	})
+}
+
+// TestBrowserLogsOneShotRecovery: a burst of 100 session_expired on the
+// logs pane gives exactly one reconnect (data-recoveries = 1, the
+// emulator's cable server accepts 2 connections); a second expiry after the
+// confirmation gives one more. Log lines survive.
+func TestBrowserLogsOneShotRecovery(t *testing.T) {
+	fx := startConsole(t, 0)
+	id := fx.runningPlayground("logs")
+	ctx := newTab(t, 90*time.Second)
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d", id))
+	eval[bool](t, ctx, recordEvents)
+	pane := `document.getElementById("logs")`
+	lines := `document.querySelectorAll("#logs .log-line").length`
+	waitJS(t, ctx, 20*time.Second, pane+`.dataset.state === "live" && `+lines+` > 5`)
+	checkOneShot(t, fx, ctx, pane, lines, nil)
+}
+
+// TestBrowserTerminalOneShotRecovery is the same rule on the terminal.
+func TestBrowserTerminalOneShotRecovery(t *testing.T) {
+	fx := startConsole(t, 0)
+	id := fx.runningPlayground("term")
+	ctx := newTab(t, 90*time.Second)
+	// The terminal alone: the emulator's expiry faults hit the next message
+	// of any subscription, and logs flow all the time.
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=terminal", id))
+	eval[bool](t, ctx, recordEvents)
+	pane := `document.getElementById("terminal")`
+	waitJS(t, ctx, 20*time.Second, `["live", "rejected"].includes(`+pane+`.dataset.state)`)
+	if eval[string](t, ctx, pane+`.dataset.state`) == "rejected" {
+		t.Skip("the emulator rejects PlaygroundTerminalChannel subscriptions: its terminal channel is not in this build")
+	}
+	// Type a command: its output is the terminal's scrollback to keep.
+	eval[bool](t, ctx, `(() => { const ta = document.querySelector("#terminal textarea"); ta.focus(); return true })()`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#terminal textarea", "echo before-expiry\r")); err != nil {
+		t.Fatal(err)
+	}
+	text := `document.querySelector("#terminal .xterm-rows").textContent`
+	waitJS(t, ctx, 10*time.Second, text+`.includes("before-expiry")`)
+	poke := func() {
+		// Output makes the next message, which carries the armed expiry.
+		if err := chromedp.Do(ctx, chromedp.SendKeys("#terminal textarea", "echo poke\r")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkOneShot(t, fx, ctx, pane, `(`+text+`.includes("before-expiry") ? 1 : 0)`, poke)
+}
+
+// checkOneShot arms a burst of 100 expiries, then one more expiry, and
+// checks the reconnect counts; kept is an expression that must not
+// decrease (lines or scrollback kept across recoveries).
+func checkOneShot(t *testing.T, fx *fixture, ctx context.Context, pane, kept string, poke func()) {
+	t.Helper()
+	if poke == nil {
+		poke = func() {}
+	}
+	before := fx.run.CableConnections()
+	keptBefore := eval[int](t, ctx, kept)
+	fx.chaos("cable-expire-burst=100")
+	poke()
+	waitJS(t, ctx, 20*time.Second, count("fibe:stream-recovered")+` === 1`)
+	if r := eval[string](t, ctx, pane+`.dataset.recoveries`); r != "1" {
+		t.Fatalf("data-recoveries = %s after a burst of 100 expiries, want 1", r)
+	}
+	if n := eval[int](t, ctx, count("fibe:stream-recovery")); n != 1 {
+		t.Fatalf("%d fibe:stream-recovery events after a burst, want 1", n)
+	}
+	if n := fx.run.CableConnections() - before; n != 1 {
+		t.Fatalf("the emulator accepted %d new cable connections after the burst, want 1 (2 in all for the pane)", n)
+	}
+	if n := eval[int](t, ctx, kept); n < keptBefore {
+		t.Fatalf("the pane lost content across the recovery: %d before, %d after", keptBefore, n)
+	}
+	// A second expiry after the confirmation: one more recovery.
+	fx.chaos("cable-expire=once")
+	poke()
+	waitJS(t, ctx, 20*time.Second, count("fibe:stream-recovered")+` === 2`)
+	if r := eval[string](t, ctx, pane+`.dataset.recoveries`); r != "2" {
+		t.Fatalf("data-recoveries = %s after a second expiry, want 2", r)
+	}
+	if n := fx.run.CableConnections() - before; n != 2 {
+		t.Fatalf("the emulator accepted %d new cable connections after the second expiry, want 2", n)
+	}
 }

@@ -97,6 +97,7 @@ type playgroundView struct {
 	SettingsKey string
 	Expires     string
 	SettingsOK  string
+	Panes       map[string]bool // which of logs, terminal, preview to show
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, body any) {
@@ -168,6 +169,7 @@ func (s *Server) playgroundView(r *http.Request, ref string, pg *client.Playgrou
 	v.Actions = actionForms(v.Ref, v.CSRF)
 	v.SettingsKey = randomHex(16)
 	v.Op = s.ops.latest(v.Ref)
+	v.Panes = panesOf(r.URL.Query().Get("panes"))
 	return v
 }
 
@@ -196,4 +198,20 @@ func (s *Server) previewSrc(pg *client.Playground) string {
 		}
 	}
 	return "about:blank"
+}
+
+// panesOf reads ?panes=logs,terminal,preview (a page showing only some
+// panes); all three by default.
+func panesOf(q string) map[string]bool {
+	all := map[string]bool{"logs": true, "terminal": true, "preview": true}
+	if q == "" {
+		return all
+	}
+	out := map[string]bool{}
+	for _, p := range strings.Split(q, ",") {
+		if all[p] {
+			out[p] = true
+		}
+	}
+	return out
 }
