@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,5 +200,78 @@ func checkOneShot(t *testing.T, fx *fixture, ctx context.Context, pane, kept str
 	}
 	if n := fx.run.CableConnections() - before; n != 2 {
 		t.Fatalf("the emulator accepted %d new cable connections after the second expiry, want 2", n)
+	}
+}
+
+// TestBrowserRolloutIdempotent: a rollout from the page under
+// commit-then-502 creates one operation (the client's retry replays it); a
+// double submit of one rendered form is one operation, and a resubmission
+// of an old form after the outcome replays at the API.
+func TestBrowserRolloutIdempotent(t *testing.T) {
+	fx := startConsole(t, 0)
+	id := fx.runningPlayground("roll")
+	ctx := newTab(t, 90*time.Second)
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=preview", id))
+	waitSSE(t, fx, fmt.Sprint(id))
+	key := func() string {
+		return eval[string](t, ctx, `document.querySelector('form[data-action-form="rollout"] input[name="idempotency_key"]').value`)
+	}
+	firstKey := key()
+
+	fx.chaos("commit-then-502=1")
+	s0 := fx.stats()
+	if err := chromedp.Do(ctx, chromedp.Click(`form[data-action-form="rollout"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	op := `document.getElementById("operation")`
+	waitJS(t, ctx, 30*time.Second, op+`.dataset.key === "`+firstKey+`" && `+op+`.dataset.state === "succeeded"`)
+	s1 := fx.stats()
+	if d := s1.Mutations - s0.Mutations; d != 1 {
+		t.Errorf("a rollout under commit-then-502 executed %d mutations, want 1", d)
+	}
+	if d := s1.Faults["commit-then-502"] - s0.Faults["commit-then-502"]; d != 1 {
+		t.Errorf("commit-then-502 fired %d times, want 1", d)
+	}
+	if d := s1.Replays - s0.Replays; d < 1 {
+		t.Errorf("the retry after the lost answer was not a replay (%d replays)", d)
+	}
+	text := eval[string](t, ctx, op+`.textContent`)
+	if !strings.Contains(text, "replayed") || !strings.Contains(text, "polls") {
+		t.Errorf("#operation does not show the replay and the polls: %q", text)
+	}
+
+	// Once the outcome is known the forms carry a fresh key.
+	waitJS(t, ctx, 10*time.Second, `document.querySelector('form[data-action-form="rollout"] input[name="idempotency_key"]').value !== "`+firstKey+`"`)
+	fx.chaos("")
+	secondKey := key()
+	s2 := fx.stats()
+	// A double submit: two POSTs of the same rendered form.
+	eval[bool](t, ctx, `(() => {
+	  const form = document.querySelector('form[data-action-form="rollout"]');
+	  const token = document.querySelector('meta[name="csrf-token"]').content;
+	  const post = () => fetch(form.action, { method: "POST", body: new FormData(form), headers: { "X-CSRF-Token": token, Accept: "text/vnd.turbo-stream.html" } });
+	  post(); post();
+	  return true;
+	})()`)
+	waitJS(t, ctx, 30*time.Second, op+`.dataset.key === "`+secondKey+`" && `+op+`.dataset.state === "succeeded" && `+op+`.dataset.submits === "2"`)
+	s3 := fx.stats()
+	if d := s3.Mutations - s2.Mutations; d != 1 {
+		t.Errorf("a double submit executed %d mutations, want 1", d)
+	}
+
+	// The same old form once more, after its outcome: the API replays it.
+	eval[bool](t, ctx, `(() => {
+	  const token = document.querySelector('meta[name="csrf-token"]').content;
+	  const body = new URLSearchParams({ idempotency_key: "`+secondKey+`" });
+	  fetch(location.pathname.replace(/\/?$/, "") + "/actions/rollout", { method: "POST", body, headers: { "X-CSRF-Token": token } });
+	  return true;
+	})()`)
+	waitJS(t, ctx, 30*time.Second, op+`.dataset.submits === "3" && `+op+`.dataset.state === "succeeded"`)
+	s4 := fx.stats()
+	if d := s4.Mutations - s3.Mutations; d != 0 {
+		t.Errorf("resubmitting a finished form executed %d mutations, want 0 (a replay)", d)
+	}
+	if d := s4.Replays - s3.Replays; d != 1 {
+		t.Errorf("resubmitting a finished form gave %d replays, want 1", d)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os/exec"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -69,8 +68,8 @@ playground's preview page too.`,
 }
 
 func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
-	if o.addr == "" {
-		return output.FlagErrorf("--addr must not be empty")
+	if err := console.CheckAddr(o.addr); err != nil {
+		return output.FlagErrorf("%s", err.Error())
 	}
 	cfg, err := f.Config()
 	if err != nil {
@@ -103,9 +102,6 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	}
 	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label, PollInterval: o.poll}, o.addr)
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "--addr") {
-			return output.FlagErrorf("%s", err.Error())
-		}
 		return err
 	}
 	srv.Store(s)

@@ -76,7 +76,7 @@ func New(cfg Config, addr string) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	if err := checkLoopback(addr); err != nil {
+	if err := CheckAddr(addr); err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -95,9 +95,9 @@ func New(cfg Config, addr string) (*Server, error) {
 	return s, nil
 }
 
-// checkLoopback refuses any address that is not a loopback IP (a name
-// other than localhost could resolve anywhere).
-func checkLoopback(addr string) error {
+// CheckAddr refuses any address that is not a loopback IP and port (a
+// name other than localhost could resolve anywhere).
+func CheckAddr(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q: want host:port on a loopback address, e.g. 127.0.0.1:0", addr)
