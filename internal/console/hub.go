@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +22,8 @@ type hub struct {
 	ctx      context.Context
 	interval time.Duration
 	logf     func(string, ...any)
+
+	polls atomic.Int64 // poll cycles run, all topics
 
 	mu     sync.Mutex
 	topics map[string]*topic
@@ -96,7 +99,9 @@ func (h *hub) run(ctx context.Context, t *topic) {
 			return
 		case <-timer.C:
 		}
-		for _, m := range t.p.poll(ctx) {
+		msgs := t.p.poll(ctx)
+		h.polls.Add(1)
+		for _, m := range msgs {
 			h.publish(t.key, m)
 		}
 		timer.Reset(h.interval)

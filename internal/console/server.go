@@ -177,6 +177,9 @@ func (s *Server) Relays() int64 { return s.relays.Load() }
 // watching tabs, with the time (benchmarks measure latency from it).
 func (s *Server) OnPublish(f func(topic, stream string, at time.Time)) { s.hub.onPublish = f }
 
+// Polls is how many poll cycles the pollers have run.
+func (s *Server) Polls() int64 { return s.hub.polls.Load() }
+
 // Pollers is how many pollers run now (one per watched page).
 func (s *Server) Pollers() int { return s.hub.running() }
 
