@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -273,5 +274,55 @@ func TestBrowserRolloutIdempotent(t *testing.T) {
 	}
 	if d := s4.Replays - s3.Replays; d != 1 {
 		t.Errorf("resubmitting a finished form gave %d replays, want 1", d)
+	}
+}
+
+// TestBrowserActionErrorShowsCodeAndRequestID: a failed action shows the
+// shared presenter's code, message and request id in #operation.
+func TestBrowserActionErrorShowsCodeAndRequestID(t *testing.T) {
+	fx := startConsole(t, 0)
+	if st, body := fx.api("POST", "/api/playgrounds", map[string]any{"playground": map[string]any{"name": "bad", "playspec_id": "broken", "marquee_id": "local"}}); st/100 != 2 {
+		t.Fatalf("create: %d %v", st, body)
+	}
+	ctx := newTab(t, 60*time.Second)
+	fx.openPage(ctx, "/playgrounds/bad?panes=logs")
+	if err := chromedp.Do(ctx, chromedp.Click(`form[data-action-form="rollout"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	op := `document.getElementById("operation")`
+	waitJS(t, ctx, 30*time.Second, op+`.dataset.state === "failed"`)
+	code := eval[string](t, ctx, op+`.querySelector(".error").dataset.code`)
+	rid := eval[string](t, ctx, op+`.querySelector(".error").dataset.requestId`)
+	text := eval[string](t, ctx, op+`.querySelector(".error").textContent`)
+	if code == "" || !strings.HasPrefix(rid, "req_") || !strings.Contains(text, code) || !strings.Contains(text, "(request "+rid+")") {
+		t.Fatalf("the error line lacks its code or request id: code %q, request %q, text %q", code, rid, text)
+	}
+}
+
+// TestScreenshot writes the README's screenshot of a playground page when
+// FIBE_CONSOLE_SCREENSHOT names the file (docs/console.png from the
+// repository root): FIBE_CONSOLE_SCREENSHOT=$PWD/docs/console.png go test
+// ./cmd/console -run TestScreenshot.
+func TestScreenshot(t *testing.T) {
+	out := os.Getenv("FIBE_CONSOLE_SCREENSHOT")
+	if out == "" {
+		t.Skip("set FIBE_CONSOLE_SCREENSHOT to write the README's screenshot")
+	}
+	fx := startConsole(t, 0)
+	id := fx.runningPlayground("preview-42")
+	ctx := newTab(t, 60*time.Second)
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d", id))
+	if err := chromedp.Do(ctx, chromedp.Click(`form[data-action-form="rollout"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, 30*time.Second, `document.getElementById("operation").dataset.state === "succeeded"`)
+	waitJS(t, ctx, 20*time.Second, `document.querySelectorAll("#logs .log-line").length > 12 && document.getElementById("preview-frame").dataset.ready === "true"`)
+	eval[bool](t, ctx, `(() => { const d = document.getElementById("preview-frame").contentDocument; d.getElementById("note").value = "hello from the preview"; return true })()`)
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -56,7 +56,7 @@ func chromiumPath() string {
 
 // needBrowser returns the shared headless browser. Without chromium the
 // test is skipped, except in CI, where it fails.
-func needBrowser(t *testing.T) context.Context {
+func needBrowser(t testing.TB) context.Context {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
@@ -104,7 +104,7 @@ func needBrowser(t *testing.T) context.Context {
 
 // newTab opens a tab of the shared browser, closed with the test; every
 // action in it is bounded by timeout.
-func newTab(t *testing.T, timeout time.Duration) context.Context {
+func newTab(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
 	tab, closeTab := chromedp.NewContext(needBrowser(t))
 	t.Cleanup(closeTab)
@@ -119,7 +119,7 @@ func newTab(t *testing.T, timeout time.Duration) context.Context {
 // fixture is one `fibe --api-url local console` run in process, in an
 // isolated home.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	run  *Running
 	key  string
 	http *http.Client // logged-in client (cookie jar)
@@ -127,7 +127,7 @@ type fixture struct {
 	out  *bytes.Buffer
 }
 
-func startConsole(t *testing.T, poll time.Duration) *fixture {
+func startConsole(t testing.TB, poll time.Duration) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	for k, v := range map[string]string{
@@ -265,7 +265,7 @@ func (fx *fixture) runningPlayground(name string) int64 {
 }
 
 // waitFor polls cond every 20ms until it holds, failing after limit.
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {
@@ -288,7 +288,7 @@ func (fx *fixture) openPage(ctx context.Context, path string) {
 }
 
 // eval runs JS in the tab and returns its value.
-func eval[T any](t *testing.T, ctx context.Context, js string) T {
+func eval[T any](t testing.TB, ctx context.Context, js string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
 	if err != nil {
@@ -298,7 +298,7 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 }
 
 // waitJS waits until the JS expression is true in the tab.
-func waitJS(t *testing.T, ctx context.Context, limit time.Duration, js string) {
+func waitJS(t testing.TB, ctx context.Context, limit time.Duration, js string) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
