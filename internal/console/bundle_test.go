@@ -2,6 +2,7 @@ package console
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,5 +67,25 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBundleSizeBudget: the page's JS and CSS stay within 250 KB gzipped.
+func TestBundleSizeBudget(t *testing.T) {
+	total := 0
+	for _, name := range []string{"console.js", "console.css"} {
+		b, err := distFS.ReadFile("web/dist/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(b)
+		_ = zw.Close()
+		t.Logf("%s: %d bytes, %d gzipped", name, len(b), buf.Len())
+		total += buf.Len()
+	}
+	if total > 250*1024 {
+		t.Fatalf("JS+CSS is %d bytes gzipped, over the 250 KB budget", total)
 	}
 }

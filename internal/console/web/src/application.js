@@ -2,6 +2,8 @@
 // refreshes) and the Stimulus controllers that keep the browser's rules of
 // docs/console.md: one-shot stream recovery (logs, terminal), the
 // protected preview iframe and deferred page refreshes.
+// First: Turbo opens stream sources as soon as its elements are defined.
+import "./shared_event_source";
 import * as Turbo from "@hotwired/turbo";
 import { Application } from "@hotwired/stimulus";
 import { installPreviewGuard } from "./preview_guard";

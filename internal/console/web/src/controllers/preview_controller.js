@@ -14,6 +14,17 @@ export default class extends Controller {
       if (this.element.getAttribute("src") !== this.loadedSrc) this.element.dataset.ready = "false";
     });
     this.observer.observe(this.element, { attributes: true, attributeFilter: ["src"] });
+    // The bundle loads async: the first load may have fired already.
+    if (this.alreadyLoaded()) this.loaded();
+  }
+
+  alreadyLoaded() {
+    try {
+      const doc = this.element.contentDocument;
+      return !!doc && doc.readyState === "complete" && this.element.contentWindow.location.href !== "about:blank";
+    } catch {
+      return true; // a cross-origin document: the frame has loaded one
+    }
   }
 
   disconnect() {
