@@ -100,7 +100,6 @@ Try it without an account against the embedded local API:
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
 		ops.NewCmdOps(f),
-		consolecmd.NewCmdConsole(f),
 	)
 	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),
@@ -109,6 +108,7 @@ Try it without an account against the embedded local API:
 	)
 	addToGroup(root, groupMore,
 		local.NewCmdLocal(f),
+		consolecmd.NewCmdConsole(f),
 		completion.NewCmdCompletion(f),
 		version.NewCmdVersion(f),
 	)
