@@ -19,7 +19,7 @@ var keyPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
 // its form was submitted.
 type operation struct {
 	Key, Ref, Action string
-	path             string // the API path whose 202 belongs to it
+	method, path     string // the API request whose 202 belongs to it
 	State            string // submitted, running, succeeded, failed
 	Status           string // last async or playground status
 	Polls, Retries   int
@@ -58,11 +58,11 @@ func (o *operations) submit(key, ref, action string) (op *operation, fresh bool)
 		op.State, op.Err = "submitted", nil
 		return op, true
 	}
-	path := "/api/playgrounds/" + url.PathEscape(ref)
+	method, path := http.MethodDelete, "/api/playgrounds/"+url.PathEscape(ref)
 	if action != "delete" {
-		path += "/operations"
+		method, path = http.MethodPost, path+"/operations"
 	}
-	op = &operation{Key: key, Ref: ref, Action: action, path: path, State: "submitted", Submits: 1}
+	op = &operation{Key: key, Ref: ref, Action: action, method: method, path: path, State: "submitted", Submits: 1}
 	o.byKey[key] = op
 	o.byRef[ref] = op
 	return op, true
@@ -97,7 +97,7 @@ func (o *operations) event(e client.Event) string {
 	if op == nil {
 		for _, cand := range o.byKey {
 			if cand.State == "submitted" || cand.State == "running" {
-				if strings.HasSuffix(e.URL, cand.path) && cand.RequestID == "" {
+				if e.Method == cand.method && strings.HasSuffix(e.URL, cand.path) && cand.RequestID == "" {
 					op = cand
 					break
 				}

@@ -146,6 +146,7 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 	}
 	s.relays.Add(1)
 	defer api.CloseNow()
+	api.SetReadLimit(1 << 20)
 	sub, _ := json.Marshal(map[string]string{"command": "subscribe", "identifier": tk.identifier})
 	if err := api.Write(ctx, websocket.MessageText, sub); err != nil {
 		writeFrame(ctx, bws, browserFrame{Type: "error", Error: "stream lost"})
