@@ -27,10 +27,9 @@ type hub struct {
 
 	mu     sync.Mutex
 	topics map[string]*topic
-	wg     sync.WaitGroup
-
 	// onPublish, when set, sees each published message (benchmarks).
 	onPublish func(key, msg string, at time.Time)
+	wg        sync.WaitGroup
 }
 
 type topic struct {
@@ -111,11 +110,11 @@ func (h *hub) run(ctx context.Context, t *topic) {
 // publish sends msg to every watcher of key. A watcher too slow to keep
 // up is disconnected (its EventSource reconnects and catches up).
 func (h *hub) publish(key, msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.onPublish != nil {
 		h.onPublish(key, msg, time.Now())
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	t := h.topics[key]
 	if t == nil {
 		return

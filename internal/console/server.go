@@ -173,9 +173,13 @@ func (s *Server) Close() {
 // Relays is how many API cable connections the relays have opened.
 func (s *Server) Relays() int64 { return s.relays.Load() }
 
-// OnPublish, when set before Serve, sees every Turbo Stream published to
+// OnPublish, when set, sees every Turbo Stream published to
 // watching tabs, with the time (benchmarks measure latency from it).
-func (s *Server) OnPublish(f func(topic, stream string, at time.Time)) { s.hub.onPublish = f }
+func (s *Server) OnPublish(f func(topic, stream string, at time.Time)) {
+	s.hub.mu.Lock()
+	s.hub.onPublish = f
+	s.hub.mu.Unlock()
+}
 
 // Polls is how many poll cycles the pollers have run.
 func (s *Server) Polls() int64 { return s.hub.polls.Load() }
