@@ -64,6 +64,22 @@ func TestBrowserProtectedPreview(t *testing.T) {
 		}
 	}
 
+	// A pane the page lacks arrives with an update of the layout that holds
+	// the iframe: it is inserted in place; the layout and the iframe stay.
+	eval[bool](t, ctx, `(document.getElementById("panes").__kept = true)`)
+	fx.run.Publish(ref, replaceStream("panes", `<div class="layout" id="panes"><section id="extra" class="card"><h2>Extra</h2></section>`+previewPane(src)+`</div>`))
+	waitJS(t, ctx, 10*time.Second, `document.getElementById("extra") !== null`)
+	for what, js := range map[string]string{
+		"the layout element stays":         `document.getElementById("panes").__kept === true`,
+		"the new pane is in the layout":    `document.getElementById("extra").parentElement.id === "panes"`,
+		"the iframe did not load again":    count("previewload") + ` === 0 && ` + frame + `.contentWindow.__marker === "kept"`,
+		"one more blocked update (stream)": count("fibe:protected-stream-blocked") + ` === 21`,
+	} {
+		if !eval[bool](t, ctx, js) {
+			t.Errorf("appending a pane: %s: false (%s)", what, js)
+		}
+	}
+
 	// A src change goes through and loads the new URL.
 	fx.run.Publish(ref, replaceStream("preview", previewPane("/_preview/demo/?v=2")))
 	waitJS(t, ctx, 10*time.Second, count("previewload")+` === 1`)
@@ -71,8 +87,8 @@ func TestBrowserProtectedPreview(t *testing.T) {
 	if eval[bool](t, ctx, frame+`.contentWindow.__marker === "kept"`) {
 		t.Error("the marker survived a src change: the new URL did not load")
 	}
-	if n := eval[int](t, ctx, count("fibe:protected-stream-blocked")); n != 20 {
-		t.Errorf("a src change was blocked: %d blocked events, want 20", n)
+	if n := eval[int](t, ctx, count("fibe:protected-stream-blocked")); n != 21 {
+		t.Errorf("a src change was blocked: %d blocked events, want 21", n)
 	}
 }
 
