@@ -21,6 +21,10 @@ class SharedEventSource extends EventTarget {
     this.channel = new BroadcastChannel(name);
     this.channel.onmessage = (e) => this.deliver(e.data);
     this.abort = new AbortController();
+    // A page being left gives its stream up at once (another tab takes
+    // over), even if the browser keeps the document around for a while.
+    this.onPageHide = () => this.close();
+    window.addEventListener("pagehide", this.onPageHide);
     navigator.locks
       .request(name, { signal: this.abort.signal }, () => this.lead())
       .catch(() => {}); // aborted by close() while waiting
@@ -52,6 +56,8 @@ class SharedEventSource extends EventTarget {
   }
 
   close() {
+    if (this.readyState === 2) return;
+    window.removeEventListener("pagehide", this.onPageHide);
     this.readyState = 2;
     this.abort.abort();
     if (this.source) this.source.close();
@@ -60,4 +66,10 @@ class SharedEventSource extends EventTarget {
   }
 }
 
-if (NativeEventSource && window.BroadcastChannel && navigator.locks) window.EventSource = SharedEventSource;
+if (NativeEventSource && window.BroadcastChannel && navigator.locks) {
+  window.EventSource = SharedEventSource;
+  // Restored from the back/forward cache: its streams were given up.
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted) window.location.reload();
+  });
+}
