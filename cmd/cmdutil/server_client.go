@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -64,8 +65,12 @@ func (f *Factory) ServerClient(adjust func(*client.Options), wrap func(http.Hand
 		}
 	}()
 	stop = func() {
-		srv.Close()
-		_ = hs.Close()
+		srv.Close() // releases requests held by injected faults
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if hs.Shutdown(ctx) != nil {
+			_ = hs.Close()
+		}
 	}
 	c, err = f.buildClient(cfg, key, func(o *client.Options) {
 		o.BaseURL, o.Transport = "http://"+ln.Addr().String(), nil

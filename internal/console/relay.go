@@ -128,6 +128,13 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 not found: unknown or used stream URL", http.StatusNotFound)
 		return
 	}
+	// Hijacked connections are not waited for by the HTTP server's
+	// shutdown; Close waits for the relays itself.
+	if !s.relayStarted() {
+		http.Error(w, "503 service unavailable: the console is stopping", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.relayWG.Done()
 	bws, err := websocket.Accept(w, r, nil) // same-origin only
 	if err != nil {
 		return

@@ -54,6 +54,20 @@ type Server struct {
 	hub    *hub
 	ops    *operations
 	relays atomic.Int64 // API cable connections opened by relays
+
+	relayWG sync.WaitGroup // running relays
+	closing bool           // under mu: no new relay may start
+}
+
+// relayStarted registers a relay unless the console is closing.
+func (s *Server) relayStarted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.relayWG.Add(1)
+	return true
 }
 
 // session is one browser's login.
@@ -160,8 +174,12 @@ func (s *Server) Serve(ctx context.Context) error {
 // Close stops the server: streams (SSE, relays) end first so that shutdown
 // does not wait on them.
 func (s *Server) Close() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
 	s.cancel()
 	s.hub.wait()
+	s.relayWG.Wait()
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := s.hs.Shutdown(sctx); err != nil {
