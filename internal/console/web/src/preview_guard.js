@@ -9,7 +9,9 @@
 import { morphElements, morphChildren } from "@hotwired/turbo";
 import { dispatch } from "./events";
 
-let source = "morph"; // what is rendering now: morph, stream or frame
+// What is rendering now: stream or frame inside withSource, else a morph
+// (a page refresh, or a morph stream of Turbo's own).
+let source = "morph";
 let blocked = null; // ids blocked during the current update
 
 export function isProtected(el) {
@@ -70,19 +72,6 @@ export function installPreviewGuard() {
     event.preventDefault();
     if (blocked) block(current);
     else withSource(source, () => block(current));
-  });
-
-  // A page refresh is a morph: one event per refresh.
-  document.addEventListener("turbo:before-render", (event) => {
-    if (event.detail.renderMethod !== "morph") return;
-    const original = event.detail.render;
-    event.detail.render = async (current, next) => {
-      let result;
-      withSource("morph", () => {
-        result = original(current, next);
-      });
-      return result;
-    };
   });
 
   // Streams: replace/update of an element holding a protected iframe that
