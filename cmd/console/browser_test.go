@@ -342,3 +342,34 @@ func TestScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBrowserLogsReconnectAfterDrop: a dropped stream (not an expiry) is
+// reconnected by the browser with backoff, without counting a recovery,
+// and the log resumes after the last line shown.
+func TestBrowserLogsReconnectAfterDrop(t *testing.T) {
+	fx := startConsole(t, 0)
+	id := fx.runningPlayground("drop")
+	ctx := newTab(t, 60*time.Second)
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=logs", id))
+	eval[bool](t, ctx, recordEvents)
+	pane := `document.getElementById("logs")`
+	lines := `document.querySelectorAll("#logs .log-line").length`
+	waitJS(t, ctx, 20*time.Second, pane+`.dataset.state === "live" && `+lines+` > 5`)
+	before := fx.run.CableConnections()
+	fx.chaos("cable-drop=1")
+	waitJS(t, ctx, 10*time.Second, `["reconnecting", "connecting", "closed", "error"].includes(`+pane+`.dataset.state)`)
+	fx.chaos("")
+	n := eval[int](t, ctx, lines)
+	waitJS(t, ctx, 20*time.Second, pane+`.dataset.state === "live" && `+lines+fmt.Sprintf(` > %d`, n+5))
+	if fx.run.CableConnections() <= before {
+		t.Fatal("no new cable connection after the drop")
+	}
+	if r := eval[string](t, ctx, pane+`.dataset.recoveries`); r != "0" {
+		t.Errorf("a drop counted as a session_expired recovery: data-recoveries = %s", r)
+	}
+	// Every line once: the reconnect asked for the lines after the last one.
+	dups := eval[int](t, ctx, `(() => { const seen = new Set(); let d = 0; for (const el of document.querySelectorAll("#logs .log-line")) { if (seen.has(el.textContent + el.dataset.seq)) d++; seen.add(el.textContent + el.dataset.seq); } return d })()`)
+	if dups != 0 {
+		t.Errorf("%d log lines shown twice after the reconnect", dups)
+	}
+}

@@ -7,6 +7,10 @@
 // set; only a confirmed subscription clears it.
 import { dispatch } from "./events";
 
+const baseDelay = 500; // ms
+const maxDelay = 15000;
+const maxDrops = 5;
+
 export class StreamConnection {
   // element carries data-recoveries; urlFor() returns the console's stream
   // URL endpoint (query included); handlers: onMessage(msg), onState(state).
@@ -19,6 +23,8 @@ export class StreamConnection {
     this.tried = false;
     this.closed = false;
     this.ws = null;
+    this.drops = 0; // reconnects after drops since the last confirmed subscription
+    this.timer = null;
     this.element.dataset.recoveries = "0";
   }
 
@@ -28,6 +34,7 @@ export class StreamConnection {
 
   stop() {
     this.closed = true;
+    clearTimeout(this.timer);
     if (this.ws) this.ws.close();
     this.ws = null;
   }
@@ -37,6 +44,16 @@ export class StreamConnection {
   }
 
   async open() {
+    if (this.opening) return; // a connection is on its way
+    this.opening = true;
+    try {
+      await this.connect();
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  async connect() {
     this.state("connecting");
     let url;
     try {
@@ -46,6 +63,7 @@ export class StreamConnection {
       url = body.url;
     } catch (err) {
       this.state("error", String(err.message || err));
+      this.dropped();
       return;
     }
     if (this.closed) return;
@@ -64,13 +82,15 @@ export class StreamConnection {
     ws.onclose = () => {
       if (ws !== this.ws || this.closed) return;
       this.ws = null;
-      this.state("closed");
+      if (this.element.dataset.state !== "error") this.state("closed");
+      if (this.element.dataset.state !== "rejected") this.dropped();
     };
   }
 
   frame(f) {
     switch (f.type) {
       case "confirm":
+        this.drops = 0;
         this.state("live");
         if (this.tried) {
           this.tried = false;
@@ -88,6 +108,20 @@ export class StreamConnection {
         else this.handlers.onMessage(f.message);
         break;
     }
+  }
+
+  // dropped reconnects after a lost connection (not an expiry), as the
+  // contract reconnects a dropped stream: full-jitter exponential backoff,
+  // and a bounded number of attempts until a subscription is confirmed.
+  dropped() {
+    if (this.closed || this.drops >= maxDrops) return;
+    const delay = Math.random() * Math.min(maxDelay, baseDelay * 2 ** this.drops);
+    this.drops += 1;
+    this.state("reconnecting");
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (!this.closed && !this.ws) this.open();
+    }, delay);
   }
 
   expired() {

@@ -35,6 +35,7 @@ export default class extends Controller {
     }
     const div = document.createElement("div");
     div.className = "log-line";
+    if (typeof m.seq === "number") div.dataset.seq = String(m.seq);
     div.textContent = (m.service ? `${m.service} | ` : "") + (m.line || "");
     const out = this.outputTarget;
     const stick = out.scrollTop + out.clientHeight >= out.scrollHeight - 4;

@@ -32,7 +32,10 @@ export default class extends Controller {
 
   message(m) {
     if (m.type === "output" && typeof m.data === "string") this.term.write(m.data);
-    else if (m.type === "exit") this.term.write(`\r\n[exited with code ${m.code}]\r\n`);
+    else if (m.type === "exit") {
+      this.term.write(`\r\n[exited with code ${m.code}; reload the page for a new shell]\r\n`);
+      this.stream.stop(); // a shell that exited is not reconnected
+    }
   }
 
   status(s, why) {
