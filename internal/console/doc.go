@@ -1,5 +1,5 @@
 // Package console is the server side of `fibe console`: a local web
-// console over the same client as the CLI (docs/console.md).
+// console over the same client as the CLI (console.md).
 //
 // It binds loopback only. The URL it prints carries a single-use token that
 // the first visit exchanges for an HttpOnly, SameSite=Strict session

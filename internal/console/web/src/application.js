@@ -1,6 +1,6 @@
 // The console's front end: Turbo (Drive, Frames, Streams, morphing page
 // refreshes) and the Stimulus controllers that keep the browser's rules of
-// docs/console.md: one-shot stream recovery (logs, terminal), the
+// console.md: one-shot stream recovery (logs, terminal), the
 // protected preview iframe and deferred page refreshes.
 // First: Turbo opens stream sources as soon as its elements are defined.
 import "./shared_event_source";

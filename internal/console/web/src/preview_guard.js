@@ -1,4 +1,4 @@
-// The protected iframe (docs/console.md, rule 2). A morph, frame render or
+// The protected iframe (console.md, rule 2). A morph, frame render or
 // stream update whose new content holds the same iframe (same id, same src)
 // must not touch it: the swap is cancelled for that element and one
 // fibe:protected-stream-blocked is dispatched per blocked update. Streams

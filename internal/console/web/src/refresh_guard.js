@@ -1,4 +1,4 @@
-// Deferred refresh (docs/console.md, rule 3). A whole-page refresh (a
+// Deferred refresh (console.md, rule 3). A whole-page refresh (a
 // Turbo refresh stream, rendered as a morph) waits while a form on the page
 // is dirty (a text field differs from its default), has a text field
 // focused, or is submitting. It is applied as soon as none is.
