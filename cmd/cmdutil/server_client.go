@@ -10,7 +10,6 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/output"
 )
 
 // ServerClient returns the API client of a long-running command that
@@ -31,7 +30,8 @@ func (f *Factory) ServerClient(adjust func(*client.Options), wrap func(http.Hand
 	}
 	if !cfg.Local() {
 		if key == "" {
-			return nil, nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+			_, err := f.Client() // the error every command gives without a key
+			return nil, nil, err
 		}
 		c, err := f.buildClient(cfg, key, adjust)
 		if err != nil {

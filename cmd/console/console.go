@@ -16,12 +16,11 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/console"
-	"github.com/fibegg/fibe/internal/output"
 )
 
 // options are the command's flags.
 type options struct {
-	addr string
+	addr loopbackAddr
 	open bool
 
 	// poll is the pollers' period (0: the default, 1s; tests go faster).
@@ -62,15 +61,13 @@ playground's preview page too.`,
 			return run(cmd.Context(), f, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "Loopback address to listen on (port 0: any free port)")
+	o.addr = "127.0.0.1:0"
+	cmd.Flags().Var(&o.addr, "addr", "Loopback address to listen on (port 0: any free port)")
 	cmd.Flags().BoolVar(&o.open, "open", false, "Open the console in the default browser")
 	return cmd
 }
 
 func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
-	if err := console.CheckAddr(o.addr); err != nil {
-		return output.FlagErrorf("%s", err.Error())
-	}
 	cfg, err := f.Config()
 	if err != nil {
 		return err
@@ -100,7 +97,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	if cfg.Local() {
 		label = "local emulator"
 	}
-	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label, PollInterval: o.poll}, o.addr)
+	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label, PollInterval: o.poll}, string(o.addr))
 	if err != nil {
 		return err
 	}
@@ -116,6 +113,20 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 		o.ready(&Running{Server: s, APIURL: c.BaseURL().String(), CableConnections: cables.Load})
 	}
 	return s.Serve(ctx)
+}
+
+// loopbackAddr is the --addr flag: a bad value is a usage error when the
+// flags are parsed, before anything starts.
+type loopbackAddr string
+
+func (a *loopbackAddr) String() string { return string(*a) }
+func (a *loopbackAddr) Type() string   { return "host:port" }
+func (a *loopbackAddr) Set(v string) error {
+	if err := console.CheckAddr(v); err != nil {
+		return err
+	}
+	*a = loopbackAddr(v)
+	return nil
 }
 
 // upgradeCounter counts answers 101 (websocket connections accepted).

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
 )
 
 type ctxKey struct{}
@@ -34,8 +33,8 @@ var actionNames = []struct{ Action, Label string }{
 	{"delete", "Delete"},
 }
 
-// errorView is an error as the page shows it: the shared presenter's code,
-// message and request id.
+// errorView is an error as the page shows it: code, message and request
+// id, the fields the CLI's error line shows.
 type errorView struct {
 	Code, Message, RequestID string
 }
@@ -55,8 +54,10 @@ func errorOf(err error) *errorView {
 	if err == nil {
 		return nil
 	}
-	b := output.ErrorBodyOf(err)
-	return &errorView{Code: b.Code, Message: oneLine(b.Message), RequestID: b.RequestID}
+	if ce, ok := client.AsError(err); ok {
+		return &errorView{Code: ce.Code, Message: oneLine(ce.Message), RequestID: ce.RequestID}
+	}
+	return &errorView{Code: "ERROR", Message: oneLine(err.Error())}
 }
 
 func oneLine(s string) string {

@@ -114,14 +114,14 @@ func New(cfg Config, addr string) (*Server, error) {
 func CheckAddr(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--addr %q: want host:port on a loopback address, e.g. 127.0.0.1:0", addr)
+		return fmt.Errorf("want host:port on a loopback address, e.g. 127.0.0.1:0")
 	}
 	if host == "localhost" {
 		return nil
 	}
 	ip := net.ParseIP(host)
 	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("--addr %q: the console binds loopback only (127.0.0.1, ::1 or localhost)", addr)
+		return fmt.Errorf("the console binds loopback only (127.0.0.1, ::1 or localhost)")
 	}
 	return nil
 }
