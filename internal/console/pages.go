@@ -97,7 +97,6 @@ type playgroundView struct {
 	Env         string
 	SettingsKey string
 	Expires     string
-	SettingsOK  string
 	Panes       map[string]bool // which of logs, terminal, preview to show
 }
 
