@@ -16,6 +16,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/completion"
 	configcmd "github.com/fibegg/fibe/cmd/config"
+	consolecmd "github.com/fibegg/fibe/cmd/console"
 	"github.com/fibegg/fibe/cmd/local"
 	"github.com/fibegg/fibe/cmd/marquees"
 	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
@@ -104,6 +105,8 @@ Try it without an account against the embedded local API:
 		api.NewCmdAPI(f, nil),
 		local.NewCmdLocal(f),
 		mcpcmd.NewCmdMCP(f),
+
+		consolecmd.NewCmdConsole(f),
 		completion.NewCmdCompletion(f),
 		version.NewCmdVersion(f),
 	)

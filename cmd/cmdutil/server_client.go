@@ -1,0 +1,86 @@
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/localapi"
+)
+
+// ServerClient returns the API client of a long-running command that
+// serves others (fibe console): the client Client would build, with adjust
+// applied to its options (its own progress callback, say). With
+// --api-url local the emulator (same state file) is served on an
+// ephemeral loopback port for the life of the command, as for
+// LocalStreamClient, so that streams ride real sockets; wrap, when set,
+// wraps its handler. stop releases it.
+func (f *Factory) ServerClient(adjust func(*client.Options), wrap func(http.Handler) http.Handler) (c *client.Client, stop func(), err error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	key, _, err := f.APIKey()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !cfg.Local() {
+		if key == "" {
+			_, err := f.Client() // the error every command gives without a key
+			return nil, nil, err
+		}
+		c, err := f.buildClient(cfg, key, adjust)
+		if err != nil {
+			return nil, nil, err
+		}
+		return c, func() {}, nil
+	}
+	lcfg, err := localConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	lcfg.APIKey = key
+	srv, err := localapi.New(lcfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("local API: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return nil, nil, fmt.Errorf("local API: %w", err)
+	}
+	var h http.Handler = srv.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.Close)
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(f.IOStreams.ErrOut, "local API: %v\n", err)
+		}
+	}()
+	stop = func() {
+		srv.Close() // releases requests held by injected faults
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if hs.Shutdown(ctx) != nil {
+			_ = hs.Close()
+		}
+	}
+	c, err = f.buildClient(cfg, key, func(o *client.Options) {
+		o.BaseURL, o.Transport = "http://"+ln.Addr().String(), nil
+		if adjust != nil {
+			adjust(o)
+		}
+	})
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return c, stop, nil
+}

@@ -1,0 +1,332 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/localapi"
+)
+
+// One browser serves every test of this binary (tabs are cheap, browsers
+// are not on a shared machine).
+var browser struct {
+	once   sync.Once
+	ctx    context.Context
+	cancel func()
+	dir    string
+	err    error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browser.cancel != nil {
+		browser.cancel()
+	}
+	if browser.dir != "" {
+		os.RemoveAll(browser.dir)
+	}
+	os.Exit(code)
+}
+
+func chromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// needBrowser returns the shared headless browser. Without chromium the
+// test is skipped, except in CI, where it fails.
+func needBrowser(t testing.TB) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed (CI installs it: apt-get install -y chromium)")
+		}
+		t.Skip("browser test skipped: chromium is not installed (apt-get install -y chromium)")
+	}
+	browser.once.Do(func() {
+		browser.dir, browser.err = os.MkdirTemp("", "fibe-console-chromium-")
+		if browser.err != nil {
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(path),
+			chromedp.NoSandbox, // as root in CI
+			chromedp.Headless,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.UserDataDir(browser.dir),
+			chromedp.WindowSize(1280, 1000),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-extensions", true),
+			chromedp.Flag("disable-default-apps", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.Flag("no-proxy-server", true),
+			chromedp.Flag("mute-audio", true),
+		}
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(alloc)
+		browser.ctx = ctx
+		browser.cancel = func() { cancelCtx(); cancelAlloc() }
+		// No timeout on the first run: its context's end would stop the browser.
+		browser.err = chromedp.Do(ctx)
+	})
+	if browser.err != nil {
+		t.Fatalf("starting chromium: %v", browser.err)
+	}
+	return browser.ctx
+}
+
+// newTab opens a tab of the shared browser, closed with the test; every
+// action in it is bounded by timeout.
+func newTab(t testing.TB, timeout time.Duration) context.Context {
+	t.Helper()
+	tab, closeTab := chromedp.NewContext(needBrowser(t))
+	t.Cleanup(closeTab)
+	if err := chromedp.Do(tab); err != nil { // opens the tab
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(tab, timeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// fixture is one `fibe --api-url local console` run in process, in an
+// isolated home.
+type fixture struct {
+	t    testing.TB
+	run  *Running
+	key  string
+	http *http.Client // logged-in client (cookie jar)
+	csrf string
+	out  *bytes.Buffer
+}
+
+func startConsole(t testing.TB, poll time.Duration) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
+		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": "local", "FIBE_API_KEY": "", "FIBE_LOCAL_SPEED": "50",
+		"FIBE_LOCAL_CHAOS": "", "FIBE_LOCAL_SEED": "1", "FIBE_POLL_INTERVAL": "20ms", "FIBE_PROFILE": "",
+		"FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "", "FIBE_LOCAL_ASYNC_CREATE": "",
+	} {
+		t.Setenv(k, v)
+	}
+	ios, _, out, _ := iostreams.Test()
+	f := cmdutil.New(ios, []string{"console"})
+	ready := make(chan *Running, 1)
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		done <- run(ctx, f, &options{addr: "127.0.0.1:0", poll: poll, ready: func(r *Running) { ready <- r }})
+	}()
+	fx := &fixture{t: t, key: localapi.DefaultAPIKey, out: out}
+	select {
+	case fx.run = <-ready:
+	case err := <-done:
+		cancel()
+		t.Fatalf("console did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("console did not start within 30s")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("console ended with %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("console did not stop within 15s of its context ending")
+		}
+	})
+	jar, _ := cookiejar.New(nil)
+	fx.http = &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	return fx
+}
+
+// login exchanges the token with the Go HTTP client (the browser's tab
+// logs in with loginBrowser instead: the token is single-use).
+func (fx *fixture) login() {
+	fx.t.Helper()
+	resp, err := fx.http.Get(fx.run.LoginURL())
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fx.t.Fatalf("login: %d %s", resp.StatusCode, body)
+	}
+	fx.csrf = metaCSRF(string(body))
+}
+
+func metaCSRF(page string) string {
+	const marker = `<meta name="csrf-token" content="`
+	i := strings.Index(page, marker)
+	if i < 0 {
+		return ""
+	}
+	rest := page[i+len(marker):]
+	return rest[:strings.IndexByte(rest, '"')]
+}
+
+// api calls the emulator behind the console directly, as another client.
+func (fx *fixture) api(method, path string, body any) (int, map[string]any) {
+	fx.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, strings.TrimSuffix(fx.run.APIURL, "/")+path, rd)
+	req.Header.Set("Authorization", "Bearer "+fx.key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func (fx *fixture) chaos(spec string) {
+	fx.t.Helper()
+	if st, body := fx.api("POST", "/_local/chaos", map[string]any{"spec": spec}); st != 200 {
+		fx.t.Fatalf("chaos %q: %d %v", spec, st, body)
+	}
+}
+
+func (fx *fixture) stats() localapi.Stats {
+	fx.t.Helper()
+	req, _ := http.NewRequest("GET", strings.TrimSuffix(fx.run.APIURL, "/")+"/_local/stats", nil)
+	req.Header.Set("Authorization", "Bearer "+fx.key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st localapi.Stats
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		fx.t.Fatal(err)
+	}
+	return st
+}
+
+// runningPlayground creates a playground and rolls it out; it returns its id.
+func (fx *fixture) runningPlayground(name string) int64 {
+	fx.t.Helper()
+	st, body := fx.api("POST", "/api/playgrounds", map[string]any{"playground": map[string]any{"name": name, "playspec_id": "web", "marquee_id": "local"}})
+	if st != 201 && st != 202 {
+		fx.t.Fatalf("create %s: %d %v", name, st, body)
+	}
+	if st, body := fx.api("POST", "/api/playgrounds/"+url.PathEscape(name)+"/operations", map[string]any{"action_type": "rollout"}); st/100 != 2 {
+		fx.t.Fatalf("rollout %s: %d %v", name, st, body)
+	}
+	var id int64
+	waitFor(fx.t, 30*time.Second, "playground "+name+" running", func() bool {
+		_, pg := fx.api("GET", "/api/playgrounds/"+url.PathEscape(name), nil)
+		if n, ok := pg["id"].(float64); ok {
+			id = int64(n)
+		}
+		return pg["status"] == "running"
+	})
+	return id
+}
+
+// waitFor polls cond every 20ms until it holds, failing after limit.
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// openPage logs the tab in and opens path.
+func (fx *fixture) openPage(ctx context.Context, path string) {
+	fx.t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(fx.run.LoginURL())); err != nil {
+		fx.t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(fx.run.BaseURL()+path), chromedp.WaitReady("body")); err != nil {
+		fx.t.Fatal(err)
+	}
+}
+
+// eval runs JS in the tab and returns its value.
+func eval[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// waitJS waits until the JS expression is true in the tab.
+func waitJS(t testing.TB, ctx context.Context, limit time.Duration, js string) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+js+")"))
+		if err != nil {
+			t.Fatalf("evaluating %s: %v", js, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			dump, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__fibe || {})`))
+			t.Fatalf("timed out after %s waiting for %s (recorded: %s)", limit, js, dump)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// recordEvents installs counters of the console's events in the tab
+// (window.__fibe[name] = list of details).
+const recordEvents = `(() => {
+  window.__fibe = {};
+  for (const n of ["fibe:protected-stream-blocked", "fibe:stream-recovery", "fibe:stream-recovered", "fibe:refresh-deferred", "fibe:refresh-applied", "previewload"]) window.__fibe[n] = [];
+  for (const n of ["fibe:protected-stream-blocked", "fibe:stream-recovery", "fibe:stream-recovered", "fibe:refresh-deferred", "fibe:refresh-applied"]) {
+    document.addEventListener(n, (e) => window.__fibe[n].push(e.detail || {}));
+  }
+  document.addEventListener("load", (e) => { if (e.target && e.target.id === "preview-frame") window.__fibe.previewload.push(e.target.getAttribute("src")); }, true);
+  return true;
+})()`
+
+func count(name string) string { return fmt.Sprintf(`window.__fibe[%q].length`, name) }

@@ -1,0 +1,285 @@
+package console
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+var keyPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// operation is one logical action: one idempotency key, however many times
+// its form was submitted.
+type operation struct {
+	Key, Ref, Action string
+	method, path     string // the API request whose 202 belongs to it
+	State            string // submitted, running, succeeded, failed
+	Status           string // last async or playground status
+	Polls, Retries   int
+	Submits          int
+	Replayed         bool
+	RequestID        string
+	Err              *errorView
+}
+
+// opView is a copy of an operation for rendering.
+type opView = operation
+
+type operations struct {
+	mu      sync.Mutex
+	byKey   map[string]*operation
+	byRef   map[string]*operation // latest per playground
+	byAsync map[string]*operation
+	wg      sync.WaitGroup
+}
+
+func newOperations() *operations {
+	return &operations{byKey: map[string]*operation{}, byRef: map[string]*operation{}, byAsync: map[string]*operation{}}
+}
+
+// submit records one submission of key; fresh reports whether it starts a
+// new operation (the key was never seen or its operation has ended, so the
+// API is asked again and replays it).
+func (o *operations) submit(key, ref, action string) (op *operation, fresh bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if op = o.byKey[key]; op != nil {
+		op.Submits++
+		if op.State == "running" || op.State == "submitted" {
+			return op, false
+		}
+		op.State, op.Err = "submitted", nil
+		return op, true
+	}
+	method, path := http.MethodDelete, "/api/playgrounds/"+url.PathEscape(ref)
+	if action != "delete" {
+		method, path = http.MethodPost, path+"/operations"
+	}
+	op = &operation{Key: key, Ref: ref, Action: action, method: method, path: path, State: "submitted", Submits: 1}
+	o.byKey[key] = op
+	o.byRef[ref] = op
+	return op, true
+}
+
+func (o *operations) view(op *operation) *opView {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	v := *op
+	return &v
+}
+
+func (o *operations) latest(ref string) *opView {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if op := o.byRef[ref]; op != nil {
+		v := *op
+		return &v
+	}
+	return nil
+}
+
+// event applies one client progress event to the operation it belongs to;
+// it returns that operation's ref, or "" when it belongs to none.
+func (o *operations) event(e client.Event) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var op *operation
+	if e.RequestID != "" {
+		op = o.byAsync[e.RequestID]
+	}
+	if op == nil {
+		for _, cand := range o.byKey {
+			if cand.State == "submitted" || cand.State == "running" {
+				if e.Method == cand.method && strings.HasSuffix(e.URL, cand.path) && cand.RequestID == "" {
+					op = cand
+					break
+				}
+			}
+		}
+	}
+	if op == nil {
+		return ""
+	}
+	switch e.Kind {
+	case client.EventAccepted:
+		op.RequestID, op.Status, op.State = e.RequestID, e.Status, "running"
+		o.byAsync[e.RequestID] = op
+	case client.EventPoll:
+		op.Status, op.Polls, op.State = e.Status, e.Polls, "running"
+	case client.EventRetry:
+		op.Retries++
+	case client.EventReplay:
+		op.Replayed = true
+	default:
+		return ""
+	}
+	return op.Ref
+}
+
+func (o *operations) wait() { o.wg.Wait() }
+
+// HandleEvent is the client's progress callback: operations show their
+// polls in the #operation pane of their playground's page.
+func (s *Server) HandleEvent(e client.Event) {
+	if ref := s.ops.event(e); ref != "" {
+		s.publishOperation(ref)
+	}
+}
+
+func (s *Server) publishOperation(ref string) {
+	s.Publish(ref, turboStream("replace", "operation", fragment("operation", s.ops.latest(ref))))
+}
+
+func validAction(a string) bool {
+	for _, n := range actionNames {
+		if n.Action == a {
+			return true
+		}
+	}
+	return false
+}
+
+// postAction starts an action from its form. A double submit of the same
+// form (same key) is the same operation.
+func (s *Server) postAction(w http.ResponseWriter, r *http.Request) {
+	ref, action := r.PathValue("ref"), r.PathValue("action")
+	if !validAction(action) {
+		http.Error(w, "404 not found: unknown action "+strconv.Quote(action), http.StatusNotFound)
+		return
+	}
+	key := r.PostFormValue("idempotency_key")
+	if !keyPattern.MatchString(key) {
+		http.Error(w, "422 unprocessable: idempotency_key must be 32 lowercase hex characters", http.StatusUnprocessableEntity)
+		return
+	}
+	op, fresh := s.ops.submit(key, ref, action)
+	if fresh {
+		s.ops.wg.Add(1)
+		go s.runOperation(op)
+	}
+	s.publishOperation(ref)
+	if wantsStream(r) {
+		w.Header().Set("Content-Type", "text/vnd.turbo-stream.html; charset=utf-8")
+		_, _ = w.Write([]byte(turboStream("replace", "operation", fragment("operation", s.ops.view(op)))))
+		return
+	}
+	http.Redirect(w, r, "/playgrounds/"+url.PathEscape(ref), http.StatusSeeOther)
+}
+
+func wantsStream(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/vnd.turbo-stream.html")
+}
+
+// runOperation runs the action to its end under the client's contract
+// (retries with the same key, 202 polling), then shows the outcome and
+// renders the action forms again with fresh keys: a deliberate second
+// rollout is a new operation.
+func (s *Server) runOperation(op *operation) {
+	defer s.ops.wg.Done()
+	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Minute)
+	defer cancel()
+	mo := client.MutationOptions{IdempotencyKey: op.Key}
+	var (
+		final string
+		err   error
+	)
+	if op.Action == "delete" {
+		_, err = s.api.Playgrounds.Delete(ctx, op.Ref, mo, client.WaitOptions{})
+		final = "deleted"
+	} else {
+		var st *client.PlaygroundStatus
+		var meta *client.Response
+		st, meta, err = s.api.Playgrounds.Action(ctx, op.Ref, op.Action, false, mo, client.WaitOptions{})
+		if st != nil {
+			final = st.Status
+		}
+		if meta != nil && meta.Replayed {
+			s.ops.mu.Lock()
+			op.Replayed = true
+			s.ops.mu.Unlock()
+		}
+	}
+	s.ops.mu.Lock()
+	if err != nil {
+		op.State, op.Err = "failed", errorOf(err)
+	} else {
+		op.State = "succeeded"
+		if final != "" {
+			op.Status = final
+		}
+	}
+	s.ops.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return
+	}
+	s.publishOperation(op.Ref)
+	s.Publish(op.Ref, turboStream("update", "actions", fragment("actions", actionForms(op.Ref, ""))))
+}
+
+// saveSettings saves the settings form: environment overrides with a
+// PATCH, and an expiry extension when hours are given.
+func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
+	ref := r.PathValue("ref")
+	if r.Method == http.MethodPost && !strings.EqualFold(r.PostFormValue("_method"), "patch") {
+		http.Error(w, "405 method not allowed: settings are saved with PATCH", http.StatusMethodNotAllowed)
+		return
+	}
+	key := r.PostFormValue("idempotency_key")
+	if key != "" && !keyPattern.MatchString(key) {
+		http.Error(w, "422 unprocessable: idempotency_key must be 32 lowercase hex characters", http.StatusUnprocessableEntity)
+		return
+	}
+	env, perr := parseEnv(r.PostFormValue("env_overrides"))
+	hours := 0
+	if h := strings.TrimSpace(r.PostFormValue("extend_hours")); h != "" && perr == nil {
+		n, err := strconv.Atoi(h)
+		if err != nil || n <= 0 || n > 24*365 {
+			perr = &client.Error{Code: "BAD_INPUT", Message: "extend hours must be a whole number of hours, 1 or more"}
+		}
+		hours = n
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 60*time.Second)
+	defer cancel()
+	err := perr
+	if err == nil && env != nil {
+		_, _, err = s.api.Playgrounds.Update(ctx, ref, map[string]any{"env_overrides": env}, client.MutationOptions{IdempotencyKey: key})
+	}
+	if err == nil && hours > 0 {
+		_, _, err = s.api.Playgrounds.Extend(ctx, ref, hours, client.MutationOptions{})
+	}
+	if err != nil {
+		pg, _, gerr := s.api.Playgrounds.Get(ctx, ref)
+		if gerr != nil {
+			pg = nil
+		}
+		v := s.playgroundView(r, ref, pg, err)
+		v.Env = r.PostFormValue("env_overrides")
+		s.render(w, r, http.StatusUnprocessableEntity, "playground.html", ref, v)
+		return
+	}
+	http.Redirect(w, r, "/playgrounds/"+url.PathEscape(ref), http.StatusSeeOther)
+}
+
+// parseEnv reads "KEY=value KEY2=value2"; nil when the field is empty.
+func parseEnv(s string) (map[string]string, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\n' || r == '\t' })
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	env := make(map[string]string, len(fields))
+	for _, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k == "" {
+			return nil, &client.Error{Code: "BAD_INPUT", Message: "environment overrides are KEY=value pairs; " + strconv.Quote(f) + " is not"}
+		}
+		env[k] = v
+	}
+	return env, nil
+}

@@ -1,0 +1,217 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+type ctxKey struct{}
+
+func withSession(ctx context.Context, s *session) context.Context {
+	return context.WithValue(ctx, ctxKey{}, s)
+}
+
+func sessionFrom(ctx context.Context) *session {
+	s, _ := ctx.Value(ctxKey{}).(*session)
+	return s
+}
+
+// actionNames are the buttons of a playground page, in order.
+var actionNames = []struct{ Action, Label string }{
+	{"rollout", "Rollout"},
+	{"hard_restart", "Restart"},
+	{"stop", "Stop"},
+	{"start", "Start"},
+	{"delete", "Delete"},
+}
+
+// errorView is an error as the page shows it: code, message and request
+// id, the fields the CLI's error line shows.
+type errorView struct {
+	Code, Message, RequestID string
+}
+
+func (e *errorView) Line() string {
+	if e == nil {
+		return ""
+	}
+	s := e.Code + " " + e.Message
+	if e.RequestID != "" {
+		s += " (request " + e.RequestID + ")"
+	}
+	return s
+}
+
+func errorOf(err error) *errorView {
+	if err == nil {
+		return nil
+	}
+	if ce, ok := client.AsError(err); ok {
+		return &errorView{Code: ce.Code, Message: oneLine(ce.Message), RequestID: ce.RequestID}
+	}
+	return &errorView{Code: "ERROR", Message: oneLine(err.Error())}
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// page is what the layout needs.
+type page struct {
+	Title        string
+	CSRF         string
+	AssetVersion string
+	APILabel     string
+	Body         any
+}
+
+type listView struct {
+	Playgrounds []client.Playground
+	Err         *errorView
+}
+
+type actionForm struct {
+	Ref, Action, Label, Key, CSRF string
+}
+
+type playgroundView struct {
+	PG          *client.Playground
+	Ref         string
+	CSRF        string
+	Actions     []actionForm
+	Err         *errorView
+	Op          *opView
+	PreviewSrc  string
+	Env         string
+	SettingsKey string
+	Expires     string
+	Panes       map[string]bool // which of logs, terminal, preview to show
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, body any) {
+	var buf bytes.Buffer
+	p := page{Title: title, AssetVersion: assetVersion, APILabel: s.cfg.APILabel, Body: body}
+	if sess := sessionFrom(r.Context()); sess != nil {
+		p.CSRF = sess.csrf
+	}
+	if err := templates.ExecuteTemplate(&buf, name, p); err != nil {
+		s.cfg.Logf("console: rendering %s: %v", name, err)
+		http.Error(w, "500 internal error: could not render the page", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// fragment renders one named template into a string.
+func fragment(name string, data any) string {
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, name, data); err != nil {
+		return ""
+	}
+	return buf.String()
+}
+
+func (s *Server) listPage(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+	defer cancel()
+	pgs, err := s.api.Playgrounds.ListAll(ctx, client.ListOptions{})
+	sortPlaygrounds(pgs)
+	s.render(w, r, http.StatusOK, "list.html", "Playgrounds", listView{Playgrounds: pgs, Err: errorOf(err)})
+}
+
+func sortPlaygrounds(pgs []client.Playground) {
+	sort.SliceStable(pgs, func(i, j int) bool { return pgs[i].ID < pgs[j].ID })
+}
+
+func (s *Server) playgroundPage(w http.ResponseWriter, r *http.Request) {
+	ref := r.PathValue("ref")
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+	defer cancel()
+	pg, _, err := s.api.Playgrounds.Get(ctx, ref)
+	if err != nil {
+		status := http.StatusBadGateway
+		if client.IsNotFound(err) {
+			status = http.StatusNotFound
+		}
+		s.render(w, r, status, "playground.html", ref, s.playgroundView(r, ref, nil, err))
+		return
+	}
+	s.render(w, r, http.StatusOK, "playground.html", pg.Name, s.playgroundView(r, ref, pg, nil))
+}
+
+func (s *Server) playgroundView(r *http.Request, ref string, pg *client.Playground, err error) playgroundView {
+	v := playgroundView{PG: pg, Ref: ref, Err: errorOf(err)}
+	if sess := sessionFrom(r.Context()); sess != nil {
+		v.CSRF = sess.csrf
+	}
+	if pg != nil {
+		v.Ref = fmt.Sprint(pg.ID)
+		v.PreviewSrc = s.previewSrc(pg)
+		if pg.ExpiresAt != nil {
+			v.Expires = pg.ExpiresAt.UTC().Format(time.RFC3339)
+		}
+	}
+	v.Actions = actionForms(v.Ref, v.CSRF)
+	v.SettingsKey = randomHex(16)
+	v.Op = s.ops.latest(v.Ref)
+	v.Panes = panesOf(r.URL.Query().Get("panes"))
+	return v
+}
+
+// actionForms mints a fresh idempotency key per form: a double submit of
+// one rendered form is one logical operation.
+func actionForms(ref, csrf string) []actionForm {
+	out := make([]actionForm, 0, len(actionNames))
+	for _, a := range actionNames {
+		out = append(out, actionForm{Ref: ref, Action: a.Action, Label: a.Label, Key: randomHex(16), CSRF: csrf})
+	}
+	return out
+}
+
+// previewSrc is the iframe's URL: the emulator's preview page on this
+// server, or the playground's first web URL.
+func (s *Server) previewSrc(pg *client.Playground) string {
+	if pg.Status != "running" {
+		return "about:blank"
+	}
+	if s.cfg.Local {
+		return "/_preview/" + url.PathEscape(pg.Name) + "/"
+	}
+	for _, u := range pg.ServiceURLs {
+		if strings.HasPrefix(u.URL, "http://") || strings.HasPrefix(u.URL, "https://") {
+			return u.URL
+		}
+	}
+	return "about:blank"
+}
+
+// panesOf reads ?panes=logs,terminal,preview (a page showing only some
+// panes); all three by default.
+func panesOf(q string) map[string]bool {
+	all := map[string]bool{"logs": true, "terminal": true, "preview": true}
+	if q == "" {
+		return all
+	}
+	out := map[string]bool{}
+	for _, p := range strings.Split(q, ",") {
+		if all[p] {
+			out[p] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,214 @@
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+)
+
+// DefaultPollInterval is how often a watched page's poller asks the API.
+const DefaultPollInterval = time.Second
+
+// Config configures a console.
+type Config struct {
+	// Client makes every API call and dials every stream.
+	Client *client.Client
+	// Local: the API is the emulator; each running playground's preview
+	// page is served on the console's own server (/_preview/<playground>/).
+	Local bool
+	// PollInterval is the pollers' period (0 → DefaultPollInterval).
+	PollInterval time.Duration
+	// APILabel names the API in the page header (never the key).
+	APILabel string
+	// Logf receives one line per notable server-side event (nil → discard).
+	Logf func(format string, args ...any)
+}
+
+// Server is one console: a loopback HTTP server with its own sessions,
+// pollers and stream relays.
+type Server struct {
+	cfg    Config
+	api    *client.Client
+	ln     net.Listener
+	hs     *http.Server
+	hosts  map[string]bool // accepted Host headers
+	token  string          // the single-use login token
+	ctx    context.Context // ends when the server closes
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	used     bool                // the login token was exchanged
+	sessions map[string]*session // by cookie value
+	tickets  map[string]*ticket  // stream tickets, single use
+
+	hub    *hub
+	ops    *operations
+	relays atomic.Int64 // API cable connections opened by relays
+
+	relayWG sync.WaitGroup // running relays
+	closing bool           // under mu: no new relay may start
+}
+
+// relayStarted registers a relay unless the console is closing.
+func (s *Server) relayStarted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.relayWG.Add(1)
+	return true
+}
+
+// session is one browser's login.
+type session struct {
+	csrf string
+}
+
+// New listens on addr, which must be a loopback address (127.0.0.1:0 when
+// empty), and returns a console ready to Serve.
+func New(cfg Config, addr string) (*Server, error) {
+	if cfg.Client == nil {
+		return nil, errors.New("console: no API client")
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	if err := CheckAddr(addr); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("console: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		cfg: cfg, api: cfg.Client, ln: ln, token: randomHex(16), ctx: ctx, cancel: cancel,
+		sessions: map[string]*session{}, tickets: map[string]*ticket{},
+	}
+	s.hosts = allowedHosts(ln.Addr().(*net.TCPAddr))
+	s.hub = newHub(ctx, cfg.PollInterval, cfg.Logf)
+	s.ops = newOperations()
+	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	return s, nil
+}
+
+// CheckAddr refuses any address that is not a loopback IP and port (a
+// name other than localhost could resolve anywhere).
+func CheckAddr(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want host:port on a loopback address, e.g. 127.0.0.1:0")
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("the console binds loopback only (127.0.0.1, ::1 or localhost)")
+	}
+	return nil
+}
+
+func allowedHosts(a *net.TCPAddr) map[string]bool {
+	port := fmt.Sprint(a.Port)
+	hosts := map[string]bool{
+		net.JoinHostPort("localhost", port):   true,
+		net.JoinHostPort(a.IP.String(), port): true,
+	}
+	if a.IP.To4() != nil {
+		hosts[net.JoinHostPort("127.0.0.1", port)] = true
+	} else {
+		hosts[net.JoinHostPort("::1", port)] = true
+	}
+	return hosts
+}
+
+// Addr is the address the console listens on.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// BaseURL is the console's URL without the login token.
+func (s *Server) BaseURL() string { return "http://" + s.Addr() }
+
+// LoginURL is the URL to open: the base URL with the single-use token.
+func (s *Server) LoginURL() string {
+	return s.BaseURL() + "/?token=" + url.QueryEscape(s.token)
+}
+
+// Serve serves until ctx ends or Close is called, then shuts down:
+// pollers stop, relays close, open requests get a moment to finish.
+func (s *Server) Serve(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.hs.Serve(s.ln) }()
+	select {
+	case <-ctx.Done():
+	case <-s.ctx.Done():
+	case err := <-errc:
+		s.Close()
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+	s.Close()
+	<-errc
+	return nil
+}
+
+// Close stops the server: streams (SSE, relays) end first so that shutdown
+// does not wait on them.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.cancel()
+	s.hub.wait()
+	s.relayWG.Wait()
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := s.hs.Shutdown(sctx); err != nil {
+		_ = s.hs.Close()
+	}
+	s.ops.wait()
+}
+
+// Relays is how many API cable connections the relays have opened.
+func (s *Server) Relays() int64 { return s.relays.Load() }
+
+// OnPublish, when set, sees every Turbo Stream published to
+// watching tabs, with the time (benchmarks measure latency from it).
+func (s *Server) OnPublish(f func(topic, stream string, at time.Time)) {
+	s.hub.mu.Lock()
+	s.hub.onPublish = f
+	s.hub.mu.Unlock()
+}
+
+// Polls is how many poll cycles the pollers have run.
+func (s *Server) Polls() int64 { return s.hub.polls.Load() }
+
+// Pollers is how many pollers run now (one per watched page).
+func (s *Server) Pollers() int { return s.hub.running() }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
