@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	args = append(args, "-ldflags", "-X github.com/fibegg/fibe/internal/build.Version=9.9.9-test -X github.com/fibegg/fibe/internal/build.Commit=abc1234", ".")
+	args = append(args, "-ldflags", "-X github.com/fibegg/fibe/internal/build.Version=9.9.9-test -X github.com/fibegg/fibe/internal/build.Commit=abc1234", "github.com/fibegg/fibe")
 	build := exec.Command("go", args...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
