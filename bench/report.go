@@ -186,10 +186,3 @@ func fmtDelta(d time.Duration) string {
 }
 
 func fmtRate(perSec float64) string { return fmt.Sprintf("%.1f/s", perSec) }
-
-func pct(part, whole float64) string {
-	if whole == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f%%", 100*part/whole)
-}

@@ -20,7 +20,7 @@ type env struct {
 	f               *cmdutil.Factory
 	in, out, errOut *bytes.Buffer
 	srv             *localapi.Server
-	url, credsFile  string
+	url             string
 }
 
 // setup serves the emulator on 127.0.0.1 and points a Factory at it

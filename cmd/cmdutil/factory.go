@@ -281,10 +281,3 @@ func (f *Factory) stateStore(cfg *config.Config, stateDir string) (reliability.S
 	f.store = s
 	return s, nil
 }
-
-func lookup(fs *pflag.FlagSet, name string) *pflag.Flag {
-	if fs == nil {
-		return nil
-	}
-	return fs.Lookup(name)
-}

@@ -54,8 +54,8 @@ func TestHalfOpenAdmitsTwoConcurrentProbes(t *testing.T) {
 		replyJSON(w, 200, map[string]any{"id": 1, "name": "prod-eu"})
 	})
 	c, env := newTestClient(t, srv.URL)
+	_, _, _ = c.Marquees.Get(ctxT(t), "prod-eu") // its 503s open the breaker
 	_, _, err := c.Marquees.Get(ctxT(t), "prod-eu")
-	_, _, err = c.Marquees.Get(ctxT(t), "prod-eu")
 	mustError(t, err, CodeCircuitOpen)
 	opened := rec.count()
 	healthy.Store(true)

@@ -216,7 +216,7 @@ func (c *Client) inFlightTimeout(r *request, last *Error) *Error {
 
 // Permanent marks an error returned by a Retry attempt as terminal: it is
 // not retried and the breaker does not count it.
-func Permanent(err error) error { return backoff.Permanent(err) }
+func permanent(err error) error { return backoff.Permanent(err) }
 
 // Retry runs attempt under the same loop as every HTTP request, for callers
 // that speak something other than plain HTTP (a websocket): breaker

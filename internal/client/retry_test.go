@@ -315,7 +315,7 @@ func TestRetryClassifiesNonHTTPAttempts(t *testing.T) {
 	calls = 0
 	err = c.Retry(ctxT(t), res, func(context.Context) error {
 		calls++
-		return Permanent(&Error{Code: CodeForbidden, Message: "rejected"})
+		return permanent(&Error{Code: CodeForbidden, Message: "rejected"})
 	})
 	if e := mustError(t, err, CodeForbidden); calls != 1 || e.Retryable || failuresOf(t, c, res) != 0 {
 		t.Fatalf("%+v after %d calls", e, calls)

@@ -84,7 +84,7 @@ var Settings = []Setting{
 	{Key: "api_url", Flag: "api-url", Env: "FIBE_API_URL", Aliases: []string{"FIBE_DOMAIN"}, File: true,
 		Kind: KindURL, Default: DefaultAPIURL,
 		Help:  `API base URL, or "local" for the embedded local API`,
-		parse: textParser(NormalizeAPIURL)},
+		parse: textParser(normalizeAPIURL)},
 	{Key: "api_key", Flag: "api-key", Env: "FIBE_API_KEY", Secret: true,
 		Help:  "API key; default: the key stored by fibe auth login",
 		mask:  MaskToken,
@@ -110,7 +110,7 @@ var Settings = []Setting{
 	{Key: "state_store", Flag: "state-store", Env: "FIBE_STATE_STORE", File: true, Secret: true,
 		Kind:  KindURL,
 		Help:  `Where breakers, the rate ledger and the journal live: files under the state directory (default), or redis://[user:pass@]host:port/db`,
-		parse: textParser(NormalizeStateStore), mask: maskURLUser},
+		parse: textParser(normalizeStateStore), mask: maskURLUser},
 	{Key: "journal_window", Env: "FIBE_JOURNAL_WINDOW", File: true,
 		Kind: KindDuration, Default: reliability.DefaultJournalWindow.String(),
 		Help:  "How long a re-run of an unfinished mutation reuses its idempotency key (0 turns it off; at most 24h)",
@@ -211,7 +211,7 @@ func kindParser(k Kind) func(string) (any, string, error) {
 	switch k {
 	case KindDuration:
 		return func(raw string) (any, string, error) {
-			d, err := ParseDuration(raw)
+			d, err := parseDuration(raw)
 			if err != nil {
 				return nil, "", fmt.Errorf("invalid duration %q (examples: 30s, 5m)", raw)
 			}
@@ -327,7 +327,7 @@ func shortDuration(d time.Duration) string {
 
 // NormalizeAPIURL accepts "local", a URL, or a bare host (FIBE_DOMAIN
 // style, given https), and drops a trailing slash.
-func NormalizeAPIURL(raw string) (string, error) {
+func normalizeAPIURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", fmt.Errorf("API URL is empty")
@@ -359,7 +359,7 @@ func NormalizeAPIURL(raw string) (string, error) {
 // file store under the state directory; otherwise a
 // redis://[user:pass@]host:port/db URL (rediss:// for TLS). Errors never
 // repeat the credentials.
-func NormalizeStateStore(raw string) (string, error) {
+func normalizeStateStore(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" || strings.EqualFold(raw, "file") {
 		return "", nil
@@ -403,7 +403,7 @@ func maskURLUser(raw string) string {
 }
 
 // ParseDuration accepts Go durations ("30s", "5m") and plain seconds ("30").
-func ParseDuration(raw string) (time.Duration, error) {
+func parseDuration(raw string) (time.Duration, error) {
 	raw = strings.TrimSpace(raw)
 	if n, err := strconv.Atoi(raw); err == nil {
 		return time.Duration(n) * time.Second, nil
@@ -423,19 +423,4 @@ func parseHosts(raw string) (any, string, error) {
 		hosts = append(hosts, strings.ToLower(h))
 	}
 	return hosts, strings.Join(hosts, ","), nil
-}
-
-// MaxJournalWindow is the server's replay window: a key older than that
-// means nothing.
-const MaxJournalWindow = 24 * time.Hour
-
-func normalizeJournalWindow(raw string) (string, error) {
-	d, err := ParseDuration(raw)
-	if err != nil {
-		return "", fmt.Errorf("invalid duration %q (examples: 15m, 1h, 0 to turn the journal off)", raw)
-	}
-	if d < 0 || d > MaxJournalWindow {
-		return "", fmt.Errorf("duration %q must be between 0 and 24h", raw)
-	}
-	return d.String(), nil
 }

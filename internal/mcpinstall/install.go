@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/fibegg/fibe/internal/statefile"
@@ -233,13 +232,4 @@ func edit(t Target, change func(old []byte) ([]byte, error)) (Result, error) {
 	}
 	res.Changed = true
 	return res, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -52,9 +52,8 @@ type (
 	validated interface{ validate() error }
 )
 
-func (m mutationArgs) key() string      { return m.IdempotencyKey }
-func (a confirmArgs) confirmed() bool   { return a.Confirm }
-func (w waitArgs) waitsByDefault() bool { return w.Wait == nil || *w.Wait }
+func (m mutationArgs) key() string    { return m.IdempotencyKey }
+func (a confirmArgs) confirmed() bool { return a.Confirm }
 
 // prepare checks what the schema cannot judge, before anything is sent.
 func (c *call) prepare(in any) error {

@@ -11,7 +11,7 @@ import (
 
 // DocsMarkdown is docs/mcp-tools.md: every registered tool with its hints
 // and arguments, generated from the registry so it cannot drift.
-func DocsMarkdown() string {
+func docsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# MCP tools\n\n")
 	b.WriteString("<!-- Generated from the registered tools by `go test ./internal/mcpserver -run TestToolDocs -update`; do not edit. -->\n\n")
@@ -19,7 +19,7 @@ func DocsMarkdown() string {
 	b.WriteString("schemas are in `tools/list`; successes are exactly what `--json` prints for the same command,\n")
 	b.WriteString("failures are `isError` results holding `{\"error\": {code, message, status, request_id, details,\n")
 	b.WriteString("retryable, idempotency_key, resume}}`.\n\n")
-	b.WriteString(Summary())
+	b.WriteString(summary())
 	for _, t := range Tools() {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, t.Description)
 		fmt.Fprintf(&b, "Hints: %s.\n\n", strings.Join(hints(t), ", "))
@@ -56,7 +56,7 @@ func DocsMarkdown() string {
 }
 
 // Summary is the table of tool names and what they do (README).
-func Summary() string {
+func summary() string {
 	var b strings.Builder
 	b.WriteString("| tool | does |\n|---|---|\n")
 	for _, t := range Tools() {

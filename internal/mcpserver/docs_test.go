@@ -20,7 +20,7 @@ const (
 func TestToolDocs(t *testing.T) {
 	docs := filepath.Join("..", "..", "docs", "mcp-tools.md")
 	readme := filepath.Join("..", "..", "README.md")
-	want := DocsMarkdown()
+	want := docsMarkdown()
 	rd, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestToolDocs(t *testing.T) {
 	if begin < 0 || end < begin {
 		t.Fatalf("README.md has no %q ... %q block", strings.TrimSpace(readmeBegin), readmeEnd)
 	}
-	wantReadme := string(rd[:begin+len(readmeBegin)]) + Summary() + string(rd[end:])
+	wantReadme := string(rd[:begin+len(readmeBegin)]) + summary() + string(rd[end:])
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(docs), 0o755); err != nil {
 			t.Fatal(err)

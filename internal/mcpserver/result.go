@@ -58,7 +58,7 @@ func marshal(v any) ([]byte, error) {
 // the CLI's own builder, with "resume" in MCP terms, and the one-line
 // human form as text.
 func errorResult(c *call, err error) *mcp.CallToolResult {
-	doc := ErrorDocument(c.tool.Name, c.args, err)
+	doc := errorDocument(c.tool.Name, c.args, err)
 	data, mErr := marshal(doc)
 	if mErr != nil {
 		data = []byte(`{"error":{"code":"ERROR","message":"unprintable error"}}`)
@@ -76,7 +76,7 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 
 // ErrorDocument is {"error": {...}}: present.ErrorBodyOf's fields, then
 // "resume" (the tool call that resumes the operation, or null).
-func ErrorDocument(tool string, args json.RawMessage, err error) map[string]any {
+func errorDocument(tool string, args json.RawMessage, err error) map[string]any {
 	body := map[string]any{}
 	if data, mErr := json.Marshal(present.ErrorBodyOf(err)); mErr == nil {
 		_ = json.Unmarshal(data, &body)

@@ -740,7 +740,7 @@ func opsGet() *Tool {
 			}
 			doc := opStatus{RequestID: orDefault(st.RequestID, in.RequestID), Status: st.Status, Result: st.Result}
 			if st.Err != nil {
-				doc.Error = ErrorDocument("fibe_ops_get", nil, st.Err)["error"].(map[string]any)
+				doc.Error = errorDocument("fibe_ops_get", nil, st.Err)["error"].(map[string]any)
 				delete(doc.Error, "resume")
 			}
 			return doc, nil

@@ -9,7 +9,7 @@ import (
 // replays the first answer instead of running the mutation twice. A key
 // already on the command line is replaced. An --api-key is left out: keys
 // are never printed (GaveAPIKey tells the caller to say so).
-func RetryCommand(invocation []string, key string) string {
+func retryCommand(invocation []string, key string) string {
 	args := make([]string, 0, len(invocation)+2)
 	for i := 0; i < len(invocation); i++ {
 		a := invocation[i]
@@ -23,7 +23,7 @@ func RetryCommand(invocation []string, key string) string {
 		args = append(args, a)
 	}
 	args = append(args, "--idempotency-key", key)
-	return "fibe " + ShellJoin(args)
+	return "fibe " + shellJoin(args)
 }
 
 // carriedFlags are the global flags a suggested follow-up command must
@@ -50,12 +50,12 @@ func CommandLine(invocation []string, args ...string) string {
 			}
 		}
 	}
-	return "fibe " + ShellJoin(append(out, args...))
+	return "fibe " + shellJoin(append(out, args...))
 }
 
 // ShellJoin quotes args for a POSIX shell so the printed command can be
 // pasted back as is.
-func ShellJoin(args []string) string {
+func shellJoin(args []string) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = shellQuote(a)
@@ -82,7 +82,7 @@ func shellQuote(s string) string {
 
 // GaveAPIKey reports whether the command line passed --api-key, which
 // RetryCommand leaves out.
-func GaveAPIKey(invocation []string) bool {
+func gaveAPIKey(invocation []string) bool {
 	for _, a := range invocation {
 		if a == "--api-key" || strings.HasPrefix(a, "--api-key=") {
 			return true

@@ -46,7 +46,7 @@ func (e *AuthRequiredError) Hint() string {
 	if e.Profile != "" && e.Profile != "default" {
 		args = append(args, "--profile", e.Profile)
 	}
-	login := "fibe " + ShellJoin(append(args, "auth", "login"))
+	login := "fibe " + shellJoin(append(args, "auth", "login"))
 	return fmt.Sprintf("Run `%s`, or set FIBE_API_KEY (or pass --api-key).", login)
 }
 

@@ -25,7 +25,7 @@ func TestKeyReuseNotice(t *testing.T) {
 		ios, _, out, errOut := iostreams.Test()
 		ios.SetJSON(tc.json)
 		ios.SetQuiet(tc.quiet)
-		HandleEvent(ios, nil, ev)
+		handleEvent(ios, nil, ev)
 		if out.Len() != 0 {
 			t.Errorf("stdout %q", out.String())
 		}

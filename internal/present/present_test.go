@@ -209,7 +209,7 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("^\\| (\\d+) \\|.*\\|(.*)\\|$")
+	row := regexp.MustCompile(`^\| (\d+) \|.*\|(.*)\|$`)
 	code := regexp.MustCompile("`([A-Z_]+)`")
 	checked := 0
 	for _, line := range strings.Split(string(data), "\n") {

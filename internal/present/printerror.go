@@ -217,8 +217,8 @@ func unknownOutcomeHints(key string, invocation []string, operation string) []st
 	hints := []string{fmt.Sprintf("Outcome unknown: %s may have been applied. Run the same command again to finish it (it reuses key %s), or pass --idempotency-key %s.",
 		what, key, key)}
 	if len(invocation) > 0 {
-		hints = append(hints, "Retry it safely with: "+RetryCommand(invocation, key))
-		if GaveAPIKey(invocation) {
+		hints = append(hints, "Retry it safely with: "+retryCommand(invocation, key))
+		if gaveAPIKey(invocation) {
 			// The server scopes idempotency keys to the API key.
 			hints = append(hints, "Pass the same API key again (--api-key or FIBE_API_KEY); it is not printed.")
 		}

@@ -63,7 +63,7 @@ func TestPrintErrorJSON(t *testing.T) {
 }
 
 func TestRetryCommandQuoting(t *testing.T) {
-	got := RetryCommand([]string{"pg", "create", "--name", "it's", "--env", "A=b c", "--idempotency-key=zz"}, "k1")
+	got := retryCommand([]string{"pg", "create", "--name", "it's", "--env", "A=b c", "--idempotency-key=zz"}, "k1")
 	want := `fibe pg create --name 'it'\''s' --env 'A=b c' --idempotency-key k1`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

@@ -14,12 +14,12 @@ import (
 // few plain notice lines where no spinner is drawn. invocation is the
 // command line as typed, for the resume command it prints.
 func EventHandler(ios *iostreams.IOStreams, invocation []string) func(client.Event) {
-	return func(ev client.Event) { HandleEvent(ios, invocation, ev) }
+	return func(ev client.Event) { handleEvent(ios, invocation, ev) }
 }
 
 // HandleEvent renders one client event on ios. It may be called from any
 // goroutine.
-func HandleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
+func handleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
 	var notice string
 	s.UpdateProgress(func(p *iostreams.ProgressState) {
 		switch ev.Kind {

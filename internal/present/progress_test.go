@@ -35,7 +35,7 @@ func TestWaitOutcome(t *testing.T) {
 func TestRateWaitNotice(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
 	ios.StartProgress("Creating playground x")
-	HandleEvent(ios, nil, client.Event{Kind: client.EventRateWait, Delay: 2500 * time.Millisecond, Reason: "rate limit spent"})
+	handleEvent(ios, nil, client.Event{Kind: client.EventRateWait, Delay: 2500 * time.Millisecond, Reason: "rate limit spent"})
 	ios.StopProgress()
 	want := "Rate limit of this API key spent: waiting at most 2.5s for the window to refill\n"
 	if errOut.String() != want {

@@ -70,13 +70,13 @@ func (b *Breakers) Settings(resource string) gobreaker.Settings {
 		Name:        resource,
 		MaxRequests: uint32(b.p.BreakerProbes),
 		Timeout:     b.p.BreakerOpenTimeout,
-		ReadyToTrip: ReadyToTrip(b.p.BreakerThreshold),
+		ReadyToTrip: readyToTrip(b.p.BreakerThreshold),
 	}
 }
 
 // ReadyToTrip is the contract's trip rule: threshold consecutive failures
 // open the breaker. (gobreaker's default is "more than 5", one too many.)
-func ReadyToTrip(threshold int) func(gobreaker.Counts) bool {
+func readyToTrip(threshold int) func(gobreaker.Counts) bool {
 	return func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= uint32(threshold) }
 }
 
@@ -90,9 +90,9 @@ type OpenError struct {
 
 func (e *OpenError) Error() string {
 	if e.State == gobreaker.StateHalfOpen {
-		return fmt.Sprintf("circuit breaker half-open for %s — probe requests in flight (retry in %s)", e.Resource, FormatRetryIn(e.RetryIn))
+		return fmt.Sprintf("circuit breaker half-open for %s — probe requests in flight (retry in %s)", e.Resource, formatRetryIn(e.RetryIn))
 	}
-	return fmt.Sprintf("circuit breaker open for %s — too many recent failures (retry in %s)", e.Resource, FormatRetryIn(e.RetryIn))
+	return fmt.Sprintf("circuit breaker open for %s — too many recent failures (retry in %s)", e.Resource, formatRetryIn(e.RetryIn))
 }
 
 // Unwrap gives gobreaker's sentinel for the state.
@@ -104,7 +104,7 @@ func (e *OpenError) Unwrap() error {
 }
 
 // FormatRetryIn renders a wait as whole seconds, rounded up ("23s").
-func FormatRetryIn(d time.Duration) string {
+func formatRetryIn(d time.Duration) string {
 	if d <= 0 {
 		return "0s"
 	}
@@ -322,7 +322,7 @@ func recordBreaker(r *gobreaker.SharedState, generation uint64, o Outcome, p Bre
 		r.Counts.ConsecutiveSuccesses = 0
 		switch r.State {
 		case gobreaker.StateClosed:
-			if ReadyToTrip(p.Threshold)(r.Counts) {
+			if readyToTrip(p.Threshold)(r.Counts) {
 				moves = append(moves, setBreakerState(r, gobreaker.StateOpen, p, now))
 			}
 		case gobreaker.StateHalfOpen:

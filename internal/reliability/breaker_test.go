@@ -63,7 +63,7 @@ func TestBreakerTripsAtExactlyFiveConsecutiveFailures(t *testing.T) {
 	if err.Error() != want {
 		t.Fatalf("message %q, want %q", err.Error(), want)
 	}
-	if ReadyToTrip(5)(gobreaker.Counts{ConsecutiveFailures: 4}) || !ReadyToTrip(5)(gobreaker.Counts{ConsecutiveFailures: 5}) {
+	if readyToTrip(5)(gobreaker.Counts{ConsecutiveFailures: 4}) || !readyToTrip(5)(gobreaker.Counts{ConsecutiveFailures: 5}) {
 		t.Fatal("ReadyToTrip is not >= threshold")
 	}
 }

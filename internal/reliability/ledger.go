@@ -273,7 +273,7 @@ func lowWater(limit int) int { return max(limit/10, 2) }
 // (MergeRateLimit), then take a slot of the window in force when asked and
 // one is left.
 func reserveRateLimit(stored, view RateLimit, take bool, now time.Time) (RateLimit, bool) {
-	got := MergeRateLimit(stored, view, now)
+	got := mergeRateLimit(stored, view, now)
 	if take && got.Reset.After(now) && got.Remaining > 0 {
 		got.Remaining--
 		return got, true
@@ -285,7 +285,7 @@ func reserveRateLimit(stored, view RateLimit, take bool, now time.Time) (RateLim
 // window that has ended is no view, a later window replaces an earlier
 // one, and for the same window the smaller Remaining wins. A Limit that one
 // view lacks is taken from the other.
-func MergeRateLimit(a, b RateLimit, now time.Time) RateLimit {
+func mergeRateLimit(a, b RateLimit, now time.Time) RateLimit {
 	if !a.Reset.After(now) {
 		a = RateLimit{Limit: a.Limit}
 	}

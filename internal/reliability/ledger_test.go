@@ -22,7 +22,7 @@ type writeCounter struct {
 // countingStore is a LocalStore over r whose writes are counted.
 func countingStore(r Records) (*LocalStore, *writeCounter) {
 	w := &writeCounter{Records: r}
-	return NewLocalStore(w, "counted"), w
+	return newLocalStore(w, "counted"), w
 }
 
 func (w *writeCounter) Update(key string, fn func([]byte) ([]byte, error)) error {

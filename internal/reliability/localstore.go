@@ -29,7 +29,7 @@ type breakerView struct {
 }
 
 // NewLocalStore returns the Store over r; name is what Describe says.
-func NewLocalStore(r Records, name string) *LocalStore {
+func newLocalStore(r Records, name string) *LocalStore {
 	return &LocalStore{rec: r, name: name, views: map[string]breakerView{}}
 }
 

@@ -132,7 +132,7 @@ type MemoryStore struct {
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
 	m := &MemoryStore{data: map[string][]byte{}}
-	m.LocalStore = NewLocalStore(m, "memory (this process only)")
+	m.LocalStore = newLocalStore(m, "memory (this process only)")
 	return m
 }
 
@@ -179,7 +179,7 @@ type FileStore struct {
 // NewFileStore returns a FileStore rooted at dir (created 0700 on first write).
 func NewFileStore(dir string) *FileStore {
 	s := &FileStore{Dir: dir}
-	s.LocalStore = NewLocalStore(s, "file store "+dir)
+	s.LocalStore = newLocalStore(s, "file store "+dir)
 	return s
 }
 

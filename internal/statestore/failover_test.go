@@ -169,17 +169,17 @@ func TestClosedBreakerGetRoundTrips(t *testing.T) {
 
 func TestRedactHidesThePassword(t *testing.T) {
 	for _, raw := range []string{"redis://user:s3cret@host:6379/0", "rediss://:s3cret@host/1", "redis://:s3cret@ho st/0"} {
-		if got := Redact(raw); strings.Contains(got, "s3cret") {
+		if got := redact(raw); strings.Contains(got, "s3cret") {
 			t.Errorf("Redact(%q) = %q", raw, got)
 		}
-		if _, err := Normalize(raw + "/x/y"); err != nil && strings.Contains(err.Error(), "s3cret") {
+		if _, err := normalize(raw + "/x/y"); err != nil && strings.Contains(err.Error(), "s3cret") {
 			t.Errorf("error shows the password: %v", err)
 		}
 	}
-	if _, err := Normalize("memcached://host"); err == nil {
+	if _, err := normalize("memcached://host"); err == nil {
 		t.Error("memcached accepted")
 	}
-	if v, err := Normalize(""); err != nil || v != "file" {
+	if v, err := normalize(""); err != nil || v != "file" {
 		t.Errorf("file: %q %v", v, err)
 	}
 }

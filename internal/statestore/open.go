@@ -24,7 +24,7 @@ type Options struct {
 // or the Redis store named by URL with the file store as its fallback.
 func Open(o Options) (reliability.Store, error) {
 	local := reliability.NewFileStore(o.StateDir)
-	if !IsRedisURL(o.URL) {
+	if !isRedisURL(o.URL) {
 		return local, nil
 	}
 	r, err := OpenRedis(o.URL, o.Timeout)

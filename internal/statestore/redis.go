@@ -76,7 +76,7 @@ var setLogger sync.Once
 func OpenRedis(rawURL string, timeout time.Duration) (*Redis, error) {
 	opt, err := redis.ParseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("invalid state store URL %s: %v", Redact(rawURL), redactErr(err, rawURL))
+		return nil, fmt.Errorf("invalid state store URL %s: %v", redact(rawURL), redactErr(err, rawURL))
 	}
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -90,7 +90,7 @@ func OpenRedis(rawURL string, timeout time.Duration) (*Redis, error) {
 	opt.Protocol = 2
 	opt.DisableIdentity = true
 	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
-	s := &Redis{name: Redact(rawURL), timeout: timeout}
+	s := &Redis{name: redact(rawURL), timeout: timeout}
 	dial := opt.Dialer
 	opt.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		s.dials.Add(1)

@@ -7,7 +7,7 @@ import (
 )
 
 // IsRedisURL reports whether raw names a Redis store.
-func IsRedisURL(raw string) bool {
+func isRedisURL(raw string) bool {
 	s := strings.ToLower(strings.TrimSpace(raw))
 	return strings.HasPrefix(s, "redis://") || strings.HasPrefix(s, "rediss://")
 }
@@ -15,14 +15,14 @@ func IsRedisURL(raw string) bool {
 // Normalize checks a state store setting: "file" (the default, files under
 // the state directory; "" means the same), or redis://[user:pass@]host:port/db
 // (rediss:// for TLS). Errors never repeat the password.
-func Normalize(raw string) (string, error) {
+func normalize(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	switch strings.ToLower(raw) {
 	case "", "file":
 		return "file", nil
 	}
-	if !IsRedisURL(raw) {
-		return "", fmt.Errorf("invalid state store %q: want \"file\" or redis://[user:pass@]host:port/db (rediss:// for TLS)", Redact(raw))
+	if !isRedisURL(raw) {
+		return "", fmt.Errorf("invalid state store %q: want \"file\" or redis://[user:pass@]host:port/db (rediss:// for TLS)", redact(raw))
 	}
 	if _, err := OpenRedis(raw, 0); err != nil {
 		return "", err
@@ -32,7 +32,7 @@ func Normalize(raw string) (string, error) {
 
 // Redact masks the password of a store URL ("redis://user:xxxxx@host/0").
 // Text that does not parse as a URL is masked after its scheme.
-func Redact(raw string) string {
+func redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if user := userinfo(raw); user != "" {
