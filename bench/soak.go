@@ -14,11 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
 	"github.com/fibegg/fibe/cmd"
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 // soakParams: Ops logical operations in Waves waves, Workers at a time,
