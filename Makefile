@@ -40,5 +40,8 @@ bench-short:
 	$(GO) test -short ./bench/...
 	$(GO) run ./bench -short all
 
+# go generate writes completions/; the MCP tool reference
+# (docs/mcp-tools.md and the README's tool table) is written by its test.
 generate:
 	$(GO) generate ./...
+	$(GO) test ./internal/mcpserver -run TestToolDocs -update
