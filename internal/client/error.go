@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Codes the server sends (fibe-api.md) and codes the client adds (contract §1).
+// Codes the server sends (docs/api.md) and codes the client adds (docs/contract.md §1).
 const (
 	CodeUnauthorized    = "UNAUTHORIZED"
 	CodeForbidden       = "FORBIDDEN"

@@ -11,7 +11,7 @@ import (
 	"github.com/fibegg/fibe/internal/iostreams"
 )
 
-// ErrorJSON is the error document of contract §9, printed on stderr with --json.
+// ErrorJSON is the error document of docs/contract.md §9, printed on stderr with --json.
 type ErrorJSON struct {
 	Error ErrorBody `json:"error"`
 }
