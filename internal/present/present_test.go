@@ -217,7 +217,7 @@ func checkExitCodeTable(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("^\\| (\\d+) \\|.*\\|(.*)\\|$")
+	row := regexp.MustCompile(`^\| (\d+) \|.*\|(.*)\|$`)
 	code := regexp.MustCompile("`([A-Z_]+)`")
 	checked := 0
 	for _, line := range strings.Split(string(data), "\n") {
