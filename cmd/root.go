@@ -37,7 +37,7 @@ func init() {
 	cobra.EnableCommandSorting = false
 }
 
-// GlobalFlags are the flags every command accepts (cli.md, "Global flags").
+// GlobalFlags are the flags every command accepts (README.md, "Configuration"; docs/contract.md, "Defaults, settings and flags").
 // The flags that are settings (--api-url, --api-key, --profile, --timeout,
 // --max-retries, --state-store, --debug) come from the settings table of
 // internal/config and are read through config.Load; these are the ones that

@@ -10,7 +10,7 @@ import (
 	"github.com/fibegg/fibe/internal/localapi"
 )
 
-// errorDoc is the JSON error of contract §9.
+// errorDoc is the JSON error of docs/contract.md §9.
 type errorDoc struct {
 	Error struct {
 		Code           string         `json:"code"`

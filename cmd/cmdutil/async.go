@@ -56,7 +56,7 @@ func (s Seams) ReplayNotice(resp *client.Response) {
 }
 
 // WaitFailed is called with the error of an async wait. On ASYNC_TIMEOUT
-// with --json, stdout holds the last status seen (contract §5), so a
+// with --json, stdout holds the last status seen (docs/contract.md §5), so a
 // script still learns the request id; the error itself goes to stderr.
 func WaitFailed(f *Factory, err error) error { return f.Seams().WaitFailed(err) }
 

@@ -16,7 +16,7 @@ type ListSpec[T any] struct {
 	Plural   string // "playgrounds"
 	Long     string
 	Example  string
-	Statuses []string // what --status accepts (fibe-api.md, Lists)
+	Statuses []string // what --status accepts (docs/api.md, Lists)
 	SortKeys []string // what --sort accepts
 	// Filters are the resource's own filter flags, after the common ones.
 	Filters []ListFilter

@@ -11,7 +11,7 @@ import (
 	"github.com/fibegg/fibe/internal/present"
 )
 
-// FilterFlags are the filter flags of a list command (fibe-api.md, Lists).
+// FilterFlags are the filter flags of a list command (docs/api.md, Lists).
 // What can be checked locally is checked before anything is sent: a
 // status, a date or a sort key the server could not match is a usage error
 // rather than a request.

@@ -13,7 +13,7 @@ import (
 type ListOptions = cmdutil.ListOptions[client.Marquee]
 
 // listSpec is `fibe marquees list`: the statuses and sort keys the API
-// accepts in a marquee list (fibe-api.md), and the table.
+// accepts in a marquee list (docs/api.md), and the table.
 var listSpec = cmdutil.ListSpec[client.Marquee]{
 	Plural: "marquees",
 	Long: `List marquees, filtered on the server. Filters combine (all must match)

@@ -13,7 +13,7 @@ import (
 type ListOptions = cmdutil.ListOptions[client.Playground]
 
 // listSpec is `fibe playgrounds list`: the statuses and sort keys the API
-// accepts in a playground list (fibe-api.md), the playground's own
+// accepts in a playground list (docs/api.md), the playground's own
 // filters, and the table. f is only for completion; tests may pass nil.
 func listSpec(f *cmdutil.Factory) cmdutil.ListSpec[client.Playground] {
 	return cmdutil.ListSpec[client.Playground]{

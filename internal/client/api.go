@@ -14,7 +14,7 @@ import (
 
 // APIRequest is any request under the API's /api path, sent with the
 // whole contract: retries, breaker, rate ledger, an Idempotency-Key on
-// mutations (journaled, contract §10), a 202 waited on unless NoWait.
+// mutations (journaled, docs/contract.md §10), a 202 waited on unless NoWait.
 type APIRequest struct {
 	Method string          // an HTTP method word; "" → GET, or POST with a Body
 	Path   string          // "playgrounds", "/playgrounds" or "/api/playgrounds", with an optional query

@@ -50,7 +50,7 @@ func (s *AsyncService) Wait(ctx context.Context, requestID string, wo WaitOption
 
 func asyncPath(id string) string { return "/api/async_requests/" + url.PathEscape(id) }
 
-// parseAsyncStatus reads a poll answer in either shape of fibe-api.md.
+// parseAsyncStatus reads a poll answer in either shape of docs/api.md.
 func parseAsyncStatus(body []byte) (*AsyncStatus, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
@@ -242,7 +242,7 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 // pollError decides whether a failed poll ends the wait. A poll whose own
 // retries are spent on a retryable answer, or that the open breaker kept
 // from being sent, leaves the operation running without us: the wait goes
-// on to its deadline, the breaker pacing the polls (contract §5). Anything
+// on to its deadline, the breaker pacing the polls (docs/contract.md §5). Anything
 // else (a 404: the request is unknown; a 401; a body that is not a
 // status) ends it at once.
 func pollError(e *Error) error {

@@ -9,7 +9,7 @@ import (
 )
 
 // Requests are attributed to a marquee so that a dead marquee silences only
-// the requests about it (contract §6). Attribution never costs a request:
+// the requests about it (docs/contract.md §6). Attribution never costs a request:
 // every answer that names a marquee (a playground or its status, a list, a
 // create, an async result, a marquee) teaches the cache, kept briefly in
 // the state store so the next invocation knows it. Until then a request
@@ -88,7 +88,7 @@ func (c *Client) learn(pgs []Playground, mqs []Marquee) {
 
 // PlaygroundResource is the breaker resource of requests about playground
 // ref: "marquee/<name>" once its marquee is known from an earlier answer,
-// else "playground/<ref as typed>". It never sends a request (contract §6:
+// else "playground/<ref as typed>". It never sends a request (docs/contract.md §6:
 // attribution never costs one); the answer to the request it attributes
 // teaches the marquee for the next. ctx is unused and kept for callers.
 func (c *Client) PlaygroundResource(_ context.Context, ref string) string {

@@ -12,7 +12,7 @@ import (
 )
 
 // With a cold marquee cache every request is sent once per attempt: no
-// lookup goes first to choose a breaker (contract §6). Each scenario is
+// lookup goes first to choose a breaker (docs/contract.md §6). Each scenario is
 // counted on the server.
 func TestColdCacheAttributionSendsNoLookup(t *testing.T) {
 	pg := map[string]any{"id": 42, "name": "preview-42", "status": "running", "marquee_id": 2, "marquee_name": "prod-eu"}

@@ -34,7 +34,7 @@ type mutation struct {
 	resource     string // breaker resource
 	mo           MutationOptions
 	wo           WaitOptions
-	noJournal    bool // a POST that only reads or tests (contract §10)
+	noJournal    bool // a POST that only reads or tests (docs/contract.md §10)
 }
 
 // mutate sends a mutation and, on a 202, waits for the operation unless
@@ -44,7 +44,7 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 	if err := checkKey(m.mo); err != nil {
 		return nil, err
 	}
-	key, settle := c.claimKey(m) // the journal's (contract §10)
+	key, settle := c.claimKey(m) // the journal's (docs/contract.md §10)
 	defer func() { settle(err) }()
 	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout}
 	resp, err := c.do(ctx, r)

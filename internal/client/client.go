@@ -206,7 +206,7 @@ func portOf(u *url.URL) string {
 	return "80"
 }
 
-// mayAuthorize is the credential rule of contract §5: the API key goes to
+// mayAuthorize is the credential rule of docs/contract.md §5: the API key goes to
 // the API's own origin and to trusted hosts only.
 func (c *Client) mayAuthorize(u *url.URL) bool {
 	return sameOrigin(u, c.base) || c.trusted[strings.ToLower(u.Hostname())]

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Codes the server sends (fibe-api.md) and codes the client adds (contract §1).
+// Codes the server sends (docs/api.md) and codes the client adds (docs/contract.md §1).
 const (
 	CodeUnauthorized    = "UNAUTHORIZED"
 	CodeForbidden       = "FORBIDDEN"
@@ -105,6 +105,13 @@ func IsRateLimited(err error) bool  { return hasCode(err, CodeRateLimited) }
 func IsCircuitOpen(err error) bool  { return hasCode(err, CodeCircuitOpen) }
 func IsCancelled(err error) bool    { return hasCode(err, CodeCancelled) }
 func IsAsyncTimeout(err error) bool { return hasCode(err, CodeAsyncTimeout) }
+
+// IsOutcomeUnknown reports whether err ended a mutation that may have been
+// applied: sending it again with its key finishes it.
+func IsOutcomeUnknown(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.OutcomeUnknown
+}
 
 // IsRetryable reports whether the last answer was one the contract retries
 // (the budget may be spent; a later invocation may succeed).

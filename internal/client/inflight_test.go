@@ -18,7 +18,7 @@ func inFlight(w http.ResponseWriter) {
 }
 
 // A 409 idempotency_key_in_flight is waited out with the same key past the
-// retry budget (contract §2), with backoff between the attempts.
+// retry budget (docs/contract.md §2), with backoff between the attempts.
 func TestInFlightIsWaitedOutBeyondTheRetryBudget(t *testing.T) {
 	var n atomic.Int32
 	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {

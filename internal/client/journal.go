@@ -13,7 +13,7 @@ import (
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
-// The outcome journal's policy (contract §10): a mutation without an
+// The outcome journal's policy (docs/contract.md §10): a mutation without an
 // explicit key is journaled under its signature before its first attempt,
 // and a definitive answer removes it, so the same mutation run again within
 // the journal window (a re-run CI job, an agent calling a tool again) sends

@@ -27,7 +27,7 @@ type Options struct {
 	// in StateDir, or memory when StateDir is "".
 	Store reliability.Store
 
-	// Profile and JournalWindow drive the outcome journal (contract §10): a
+	// Profile and JournalWindow drive the outcome journal (docs/contract.md §10): a
 	// mutation sent again within the window, same profile, reuses the key
 	// of the run that lost its answer. A zero window turns the journal off.
 	Profile       string
@@ -94,7 +94,7 @@ type Event struct {
 // MutationOptions are per-call knobs of a mutation.
 type MutationOptions struct {
 	IdempotencyKey string // "" → minted by the client, once for the operation
-	NewKey         bool   // do not reuse a journaled key (contract §10)
+	NewKey         bool   // do not reuse a journaled key (docs/contract.md §10)
 }
 
 // WaitOptions are per-call knobs of an async operation.

@@ -47,7 +47,7 @@ func TestOneIdempotencyKeyPerLogicalOperation(t *testing.T) {
 		if got := r.Header.Get("Idempotency-Key"); got != want {
 			t.Fatalf("attempt %d carried key %q, want %q", i+1, got, want)
 		}
-		// Headers of fibe-api.md on every attempt.
+		// Headers of docs/api.md on every attempt.
 		if r.Header.Get("Authorization") != "Bearer "+testKey || r.Header.Get("Accept") != "application/json" ||
 			r.Header.Get("Content-Type") != "application/json" || r.Header.Get("User-Agent") != "fibe-cli/test (linux/amd64)" {
 			t.Fatalf("attempt %d headers: %v", i+1, r.Header)

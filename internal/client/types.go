@@ -36,7 +36,7 @@ type AsyncStatus struct {
 	Err       *Error          // when Status is "error"
 }
 
-// ListOptions select a page of a list and filter it (fibe-api.md, Lists).
+// ListOptions select a page of a list and filter it (docs/api.md, Lists).
 // Empty fields are not sent. PlayspecID and MarqueeID (an id or a name)
 // apply to playgrounds only; CreatedAfter and CreatedBefore are ISO 8601;
 // Sort is comma-separated keys, "-" for descending ("name", "-created_at").

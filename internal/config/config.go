@@ -53,7 +53,7 @@ type Config struct {
 	PollInterval  time.Duration
 	TrustedHosts  []string
 	StateStore    string        // "" → the file store; else a redis:// URL (it may hold a password: never print it)
-	JournalWindow time.Duration // outcome journal (contract §10); 0 → off
+	JournalWindow time.Duration // outcome journal (docs/contract.md §10); 0 → off
 	Debug         bool
 	NoKeyring     bool
 	MCPToken      string // fibe mcp serve --token / FIBE_MCP_TOKEN

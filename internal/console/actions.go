@@ -180,7 +180,8 @@ func wantsStream(r *http.Request) bool {
 // runOperation runs the action to its end under the client's contract
 // (retries with the same key, 202 polling), then shows the outcome and
 // renders the action forms again with fresh keys: a deliberate second
-// rollout is a new operation.
+// rollout is a new operation. An action whose outcome is unknown keeps its
+// key, so submitting it again finishes it instead of running it twice.
 func (s *Server) runOperation(op *operation) {
 	defer s.ops.wg.Done()
 	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Minute)
@@ -220,7 +221,17 @@ func (s *Server) runOperation(op *operation) {
 		return
 	}
 	s.publishOperation(op.Ref)
-	s.Publish(op.Ref, turboStream("update", "actions", fragment("actions", actionForms(op.Ref, ""))))
+	forms := actionForms(op.Ref, "")
+	if client.IsOutcomeUnknown(err) {
+		// It may have been applied: submitting it again must be the same
+		// operation, so its form keeps its key (the server replays it).
+		for i := range forms {
+			if forms[i].Action == op.Action {
+				forms[i].Key = op.Key
+			}
+		}
+	}
+	s.Publish(op.Ref, turboStream("update", "actions", fragment("actions", forms)))
 }
 
 // saveSettings saves the settings form: environment overrides with a

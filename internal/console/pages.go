@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/present"
 )
 
 type ctxKey struct{}
@@ -33,31 +34,37 @@ var actionNames = []struct{ Action, Label string }{
 	{"delete", "Delete"},
 }
 
-// errorView is an error as the page shows it: code, message and request
-// id, the fields the CLI's error line shows.
+// errorView is an error as the page shows it: the CLI's one error line,
+// and its code and request id as attributes, all from the shared
+// presenter, plus what finishes the operation when its outcome is unknown.
 type errorView struct {
-	Code, Message, RequestID string
+	Code, RequestID, line, resume string
 }
 
 func (e *errorView) Line() string {
 	if e == nil {
 		return ""
 	}
-	s := e.Code + " " + e.Message
-	if e.RequestID != "" {
-		s += " (request " + e.RequestID + ")"
+	if e.resume != "" {
+		return e.line + " — " + e.resume
 	}
-	return s
+	return e.line
 }
 
 func errorOf(err error) *errorView {
 	if err == nil {
 		return nil
 	}
-	if ce, ok := client.AsError(err); ok {
-		return &errorView{Code: ce.Code, Message: oneLine(ce.Message), RequestID: ce.RequestID}
+	body := present.ErrorBodyOf(err)
+	v := &errorView{Code: body.Code, RequestID: body.RequestID, line: oneLine(present.ErrorLine(err))}
+	switch r := body.Resume; {
+	case r == nil:
+	case r.WaitRequestID != "":
+		v.resume = "operation " + r.WaitRequestID + " was accepted and may still finish"
+	case r.IdempotencyKey != "":
+		v.resume = "outcome unknown: it may have been applied; submit it again to finish it (the form keeps its key)"
 	}
-	return &errorView{Code: "ERROR", Message: oneLine(err.Error())}
+	return v
 }
 
 func oneLine(s string) string {

@@ -349,7 +349,7 @@ func TestMarqueeCRUDNeverEchoesPrivateKey(t *testing.T) {
 	expectStatus(t, e.do("GET", "/api/marquees/edge", nil), http.StatusNotFound)
 }
 
-// The headers of fibe-api.md appear on the wire as documented, as `curl -i`
+// The headers of docs/api.md appear on the wire as documented, as `curl -i`
 // would show them.
 func TestRawHeadersOnTheWire(t *testing.T) {
 	e := newEnv(t, Config{})

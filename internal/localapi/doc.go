@@ -15,7 +15,7 @@
 //
 // # Behaviour
 //
-// The emulator speaks the wire format of fibe-api.md: the error envelope,
+// The emulator speaks the wire format of docs/api.md: the error envelope,
 // list envelopes with page/per_page/total, resources addressed by id or by
 // name, 202 answers with request_id, status and status_url. Lists apply
 // every documented filter (q, name, status, created_after, created_before,

@@ -7,7 +7,7 @@ import (
 	"net/http"
 )
 
-// Error codes of the Fibe API (fibe-api.md).
+// Error codes of the Fibe API (docs/api.md).
 const (
 	codeUnauthorized = "UNAUTHORIZED"
 	codeNotFound     = "RESOURCE_NOT_FOUND"

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The emulator answers as the platform does (fibe-api.md), for any client.
+// The emulator answers as the platform does (docs/api.md), for any client.
 // Each test goes over a real 127.0.0.1 socket.
 
 // names lists the "name" of every item of a list answer, in order.
@@ -331,7 +331,7 @@ func TestPlaygroundFieldNames(t *testing.T) {
 	}
 }
 
-// Every marquee field of fibe-api.md is stored and returned, on create and
+// Every marquee field of docs/api.md is stored and returned, on create and
 // on update; the write-only secrets never come back, nor reach the state.
 func TestMarqueeFieldsRoundTrip(t *testing.T) {
 	statePath := t.TempDir() + "/state.json"

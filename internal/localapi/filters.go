@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// List filters (fibe-api.md, Lists). Every filter the platform documents is
+// List filters (docs/api.md, Lists). Every filter the platform documents is
 // applied, and a value that cannot match anything (a malformed date, an
 // unknown status, sort key or referenced resource) is a 422 naming the
 // parameter: a filter silently ignored would hand a script that filters

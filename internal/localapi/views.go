@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Wire shapes of the resources (fibe-api.md). Empty optional fields are
+// Wire shapes of the resources (docs/api.md). Empty optional fields are
 // null, as the Rails API sends them.
 
 type playgroundView struct {
@@ -61,7 +61,7 @@ type buildStatus struct {
 	Error   *string `json:"error"`
 }
 
-// marqueeView carries every field of fibe-api.md; the write-only secrets
+// marqueeView carries every field of docs/api.md; the write-only secrets
 // (SSH private key, TLS private key, Docker Hub token) have no field here,
 // only whether one is set.
 type marqueeView struct {

@@ -1,5 +1,5 @@
 // Package mcpserver is `fibe mcp serve`: a Model Context Protocol server
-// whose tools are thin shells over the same client as the CLI (mcp.md).
+// whose tools are thin shells over the same client as the CLI (docs/mcp-tools.md, docs/errors.md).
 // Every tool call is one logical operation of the reliability contract:
 // one idempotency key, classified retries, 202 polling, the breaker. A
 // success's structured content is exactly what `--json` prints for the

@@ -34,7 +34,7 @@ type Tool struct {
 	run func(ctx context.Context, c *call, args json.RawMessage) (any, error)
 }
 
-// The common arguments (mcp.md, "Common arguments of every mutating tool").
+// The common arguments (docs/mcp-tools.md: idempotency_key, wait, wait_timeout, confirm).
 // Tool inputs embed them, so they appear in every schema that needs them.
 type (
 	mutationArgs struct {

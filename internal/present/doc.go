@@ -1,6 +1,6 @@
 // Package present is how the fibe command line shows the things of the
 // Fibe API on the terminal that package iostreams drives: errors (one
-// human line with hints, or the JSON error document of contract §9), the
+// human line with hints, or the JSON error document of docs/contract.md §9), the
 // exit code each error becomes, the progress of an API operation from the
 // client's events, and the fibe command lines it suggests.
 //

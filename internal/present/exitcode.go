@@ -7,7 +7,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 )
 
-// Exit codes of the reliability contract (§8). Scripts depend on them.
+// Exit codes of the reliability contract (docs/exit-codes.md, docs/contract.md §8). Scripts depend on them.
 const (
 	ExitOK           = 0
 	ExitError        = 1

@@ -202,10 +202,18 @@ func TestRulesTable(t *testing.T) {
 	}
 }
 
-// The README's exit-code table says what the code does: every error code
-// it lists in a row exits with that row's code.
+// The exit-code tables of the README and of docs/exit-codes.md say what
+// the code does: every error code listed in a row exits with that row's
+// code.
 func TestReadmeExitCodeTable(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	for _, path := range []string{"../../README.md", "../../docs/exit-codes.md"} {
+		checkExitCodeTable(t, path)
+	}
+}
+
+func checkExitCodeTable(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,12 +232,12 @@ func TestReadmeExitCodeTable(t *testing.T) {
 				e.Status = 503 // "any 5xx (INTERNAL_ERROR included)"
 			}
 			if got := ExitCode(e); got != want {
-				t.Errorf("README lists %s under exit %d; it exits %d", c[1], want, got)
+				t.Errorf("%s lists %s under exit %d; it exits %d", path, c[1], want, got)
 			}
 			checked++
 		}
 	}
 	if checked < 15 {
-		t.Errorf("only %d codes found in the README's table", checked)
+		t.Errorf("only %d codes found in the table of %s", checked, path)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/fibegg/fibe/internal/iostreams"
 )
 
-// ErrorJSON is the error document of contract §9, printed on stderr with --json.
+// ErrorJSON is the error document of docs/contract.md §9, printed on stderr with --json.
 type ErrorJSON struct {
 	Error ErrorBody `json:"error"`
 }
@@ -121,6 +121,11 @@ func PrintError(s *iostreams.IOStreams, err error, invocation []string, operatio
 	}
 	fmt.Fprint(s.ErrOut, b.String())
 }
+
+// ErrorLine is the one-line human form of an error, "CODE: message
+// (request req_x)", as every door shows it: the CLI's error line, the MCP
+// result's text, the console's flash.
+func ErrorLine(err error) string { return oneLine(errorLine(err)) }
 
 // errorLine is the text of the one error line: "CODE: message (request
 // req_x)". The client words the codes it adds itself for no door in

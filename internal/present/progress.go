@@ -109,7 +109,7 @@ func firstNonEmpty(vs ...string) string {
 
 // keyReused says, in one line on stderr (even with --json, like the replay
 // notice), that the outcome journal gave this mutation the key of an
-// unfinished run of it (contract §10).
+// unfinished run of it (docs/contract.md §10).
 func keyReused(s *iostreams.IOStreams, ev client.Event) {
 	key := ev.IdempotencyKey
 	if len(key) > 12 {

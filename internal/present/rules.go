@@ -7,8 +7,8 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 )
 
-// rule is what the CLI makes of one error code: its exit code (contract
-// §8), whether the details help the user (the failed step, the reasons),
+// rule is what the CLI makes of one error code: its exit code
+// (docs/exit-codes.md), whether the details help the user (the failed step, the reasons),
 // and the hints printed under the error line. rules is the only table of
 // either: ExitCode and the presenter both read it.
 type rule struct {
@@ -22,7 +22,7 @@ type rule struct {
 }
 
 // codeSessionExpired is the code of a stream whose recoveries are spent
-// (contract §1).
+// (docs/contract.md §1).
 const codeSessionExpired = "SESSION_EXPIRED"
 
 var rules = map[string]rule{

@@ -53,12 +53,12 @@ type Decision struct {
 	Breaker Outcome // what the breaker records
 	// UntilDeadline: send again with the same key until the command's wait
 	// deadline, outside the retry budget. Our own earlier attempt is still
-	// running on the server; its answer will be replayed (contract §2).
+	// running on the server; its answer will be replayed (docs/contract.md §2).
 	UntilDeadline bool
 }
 
 // Classify decides whether an attempt is retried, and what the breaker
-// counts (contract §2 and §6).
+// counts (docs/contract.md §2 and §6).
 func Classify(a Attempt) Decision {
 	if a.Cancelled {
 		return Decision{Reason: "cancelled", Breaker: Ignored}

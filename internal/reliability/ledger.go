@@ -11,7 +11,7 @@ import (
 
 // Ledger paces the requests of one API host against its rate limit, so
 // that a client sends what the window allows and then waits for Reset
-// instead of earning a 429 (contract §3).
+// instead of earning a 429 (docs/contract.md §3).
 //
 // Every request sent takes a slot: the ledger decrements its own Remaining
 // on admission, so requests in flight on other goroutines count before

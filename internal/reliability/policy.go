@@ -46,7 +46,7 @@ const (
 	DefaultMarqueeCacheTTL    = 5 * time.Minute
 
 	// DefaultJournalWindow is how long a re-run of a mutation whose outcome
-	// is unknown reuses its idempotency key (contract §10); it can be at
+	// is unknown reuses its idempotency key (docs/contract.md §10); it can be at
 	// most JournalMaxAge, the server's replay window.
 	DefaultJournalWindow = 15 * time.Minute
 )

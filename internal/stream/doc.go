@@ -16,7 +16,7 @@
 // SESSION_EXPIRED for expiries and refused renewals, the last drop's
 // error otherwise; never an auth error unless the server answered 401/403.
 //
-// session_expired follows contract §7 (keeper.expired): exactly one
+// session_expired follows docs/contract.md §7 (keeper.expired): exactly one
 // recovery (fresh cable URL, reconnect, resubscribe) per expiry; further
 // expiries are ignored until a subscription is confirmed again, which
 // alone clears the flag.

@@ -69,7 +69,7 @@ type keeper struct {
 
 	interval      time.Duration // liveness: the server's ping period as seen
 	everConfirmed bool
-	expiryTried   bool // "already tried": one recovery per expiry (contract §7)
+	expiryTried   bool // "already tried": one recovery per expiry (docs/contract.md §7)
 	recoveries    int
 	ignored       int // expiry messages ignored while a recovery was under way
 	ignoredNow    int // the same, for the current recovery
@@ -181,7 +181,7 @@ func (k *keeper) run(ctx context.Context, input <-chan Input) error {
 	}
 }
 
-// expired is contract §7 for session_expired, in one place:
+// expired is docs/contract.md §7 for session_expired, in one place:
 //   - an expiry gets exactly one recovery (fresh cable URL, reconnect,
 //     resubscribe) and sets the "already tried" flag;
 //   - while the flag is set, further expiries are ignored;

@@ -32,7 +32,7 @@ type FollowOptions struct {
 // ends (a CANCELLED *client.Error), emit fails (its error), or the stream
 // cannot be kept up (a typed *client.Error).
 //
-// The stream survives a flaky connection (contract §7). A dropped
+// The stream survives a flaky connection (docs/contract.md §7). A dropped
 // connection, or one silent for two ping intervals, is reconnected through
 // the same classifier, backoff and marquee breaker as any request, and
 // resumes after the last line emitted, so no line is emitted twice and none

@@ -53,7 +53,7 @@ const (
 )
 
 // codeInvalidArgument is the contract's code for a value a tool call
-// carried that the CLI would refuse with exit 2 (contract §1).
+// carried that the CLI would refuse with exit 2 (docs/contract.md §1).
 const codeInvalidArgument = "INVALID_ARGUMENT"
 
 // Shell runs a terminal session in a playground's service until the
@@ -62,7 +62,7 @@ const codeInvalidArgument = "INVALID_ARGUMENT"
 // input carries what is typed and window sizes; it is read once the
 // first subscription is confirmed, and may be nil.
 //
-// A session that expires is renewed once per expiry (contract §7), and a
+// A session that expires is renewed once per expiry (docs/contract.md §7), and a
 // dropped connection is reconnected through the retry loop and the
 // marquee breaker; the new session starts a fresh prompt and emit is told
 // (an EventRenewed, with the input dropped meanwhile). With a Command the
