@@ -1,14 +1,13 @@
-# Everyday targets. CI runs the same commands: gofmt, go vet and
-# `go test -race -count=1 ./...`. See CONTRIBUTING.md.
+# Everyday targets. CI (.ci/run) runs the same commands: gofmt, go vet,
+# golangci-lint and `go test -race -count=1 ./...`. See CONTRIBUTING.md.
 
 GO          ?= go
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOLANGCI    ?= github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 
-# The end-to-end tests of the built binary: in e2e/ when that directory
-# exists, else in the module root's package (main_test.go, cli_*_test.go).
-E2E_PKGS := $(if $(wildcard e2e/.),./e2e/...,.)
+# The end-to-end tests of the built binary.
+E2E_PKGS := ./e2e/...
 
-.PHONY: all build test lint fmt vet staticcheck e2e bench-short generate
+.PHONY: all build test lint fmt vet golangci e2e bench-short generate
 
 all: lint test
 
@@ -18,7 +17,7 @@ build:
 test:
 	$(GO) test -race ./...
 
-lint: fmt vet staticcheck
+lint: fmt vet golangci
 
 fmt:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then \
@@ -27,8 +26,9 @@ fmt:
 vet:
 	$(GO) vet ./...
 
-staticcheck:
-	$(GO) run $(STATICCHECK) ./...
+# The linters of .golangci.yml (staticcheck among them), as .ci/run runs them.
+golangci:
+	$(GO) run $(GOLANGCI) run ./...
 
 e2e:
 	$(GO) test -race $(E2E_PKGS)
