@@ -1,11 +1,8 @@
 package cmdutil
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"time"
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
@@ -63,10 +60,6 @@ func LocalTransport(apiKey string) (http.RoundTripper, error) {
 // that talks to it over real sockets. Live log streams need this: a
 // websocket cannot ride an in-process RoundTripper. stop shuts it down.
 func (f *Factory) LocalStreamClient() (c *client.Client, stop func(), err error) {
-	lcfg, err := localConfig()
-	if err != nil {
-		return nil, nil, err
-	}
 	cfg, err := f.Config()
 	if err != nil {
 		return nil, nil, err
@@ -75,33 +68,5 @@ func (f *Factory) LocalStreamClient() (c *client.Client, stop func(), err error)
 	if err != nil {
 		return nil, nil, err
 	}
-	lcfg.APIKey = key
-	srv, err := localapi.New(lcfg)
-	if err != nil {
-		return nil, nil, fmt.Errorf("local API: %w", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		srv.Close()
-		return nil, nil, fmt.Errorf("local API: %w", err)
-	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	hs.RegisterOnShutdown(srv.Close)
-	go func() {
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintf(f.IOStreams.ErrOut, "local API: %v\n", err)
-		}
-	}()
-	stop = func() {
-		_ = hs.Close()
-		srv.Close()
-	}
-	c, err = f.buildClient(cfg, key, func(o *client.Options) {
-		o.BaseURL, o.Transport = "http://"+ln.Addr().String(), nil
-	})
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
-	return c, stop, nil
+	return f.loopbackClient(cfg, key, nil, nil)
 }

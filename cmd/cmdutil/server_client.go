@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/localapi"
 )
 
@@ -39,6 +40,14 @@ func (f *Factory) ServerClient(adjust func(*client.Options), wrap func(http.Hand
 		}
 		return c, func() {}, nil
 	}
+	return f.loopbackClient(cfg, key, adjust, wrap)
+}
+
+// loopbackClient serves the local emulator (same state file) on an
+// ephemeral loopback port, its handler wrapped by wrap when set, and
+// returns a client of it with adjust applied to its options. stop shuts
+// the server down, releasing requests held by injected faults first.
+func (f *Factory) loopbackClient(cfg *config.Config, key string, adjust func(*client.Options), wrap func(http.Handler) http.Handler) (c *client.Client, stop func(), err error) {
 	lcfg, err := localConfig()
 	if err != nil {
 		return nil, nil, err
