@@ -2,10 +2,8 @@ package client
 
 import (
 	"context"
-	"encoding/base64"
 	"io"
 	"net/http"
-	"net/url"
 
 	"github.com/coder/websocket"
 )
@@ -18,42 +16,14 @@ import (
 // relays it to a browser) leave recovery to that someone. A refused
 // handshake is a typed *Error like any HTTP answer.
 func (c *Client) DialCable(ctx context.Context) (*websocket.Conn, error) {
-	raw, err := c.CableURL(ctx)
+	t, err := c.CableTarget(ctx)
 	if err != nil {
 		return nil, err
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return nil, errorf(CodeInvalidResponse, "GET /api/cable_url: not a URL")
-	}
-	h, ok := httpForm(u)
-	if !ok {
-		return nil, errorf(CodeInvalidResponse, "GET /api/cable_url: unsupported scheme %q", oneLine(u.Scheme))
-	}
-	if err := c.checkTarget(h); err != nil {
-		return nil, err
-	}
-	header := http.Header{}
-	header.Set("User-Agent", c.userAgent)
-	protocols := []string{"actioncable-v1-json"}
-	if key := c.apiKey; key != "" && c.mayAuthorize(h) {
-		protocols = append(protocols, "fibe-api-key."+base64.RawURLEncoding.EncodeToString([]byte(key)))
-		header.Set("Authorization", "Bearer "+key)
-	}
-	// The handshake rides the Client's own transport when it is a real one
-	// (an in-process RoundTripper cannot carry a websocket) and follows no
-	// redirect, so credentials go nowhere but the target.
-	rt, ok := c.http.Transport.(*http.Transport)
-	if !ok {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
-	}
-	hc := &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error {
-		return http.ErrUseLastResponse
-	}}
 	r := &request{method: "STREAM", ref: "/cable", url: "/cable"}
 	actx, cancel := context.WithTimeout(ctx, c.policy.AttemptTimeout)
 	defer cancel()
-	ws, resp, err := websocket.Dial(actx, u.String(), &websocket.DialOptions{HTTPClient: hc, HTTPHeader: header, Subprotocols: protocols})
+	ws, resp, err := websocket.Dial(actx, t.URL.String(), &websocket.DialOptions{HTTPClient: t.HTTPClient, HTTPHeader: t.Header, Subprotocols: t.Protocols})
 	switch {
 	case err == nil:
 		return ws, nil
