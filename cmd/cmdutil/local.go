@@ -70,3 +70,19 @@ func (f *Factory) LocalStreamClient() (c *client.Client, stop func(), err error)
 	}
 	return f.loopbackClient(cfg, key, nil, nil)
 }
+
+// StreamClient is the client of a command that holds a live stream (logs
+// --follow, a shell): the usual client, or with --api-url local the
+// emulator served on loopback for the length of the stream, since the
+// in-process API has no socket to stream over. stop releases it.
+func (f *Factory) StreamClient() (c *client.Client, stop func(), err error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.Local() {
+		return f.LocalStreamClient()
+	}
+	c, err = f.Client()
+	return c, func() {}, err
+}

@@ -61,29 +61,20 @@ async operation). With --follow the lines stream live until Ctrl-C; with
 
 func logsRun(ctx context.Context, opts *LogsOptions) error {
 	f := opts.Factory
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
 	if opts.Follow {
-		cfg, err := f.Config()
+		c, stop, err := f.StreamClient()
 		if err != nil {
 			return err
 		}
-		if cfg.Local() {
-			// The in-process API has no socket to stream over: serve it on
-			// loopback for the length of the stream.
-			lc, stop, err := f.LocalStreamClient()
-			if err != nil {
-				return err
-			}
-			defer stop()
-			c = lc
-		}
+		defer stop()
 		if err := checkService(ctx, c, opts); err != nil {
 			return err
 		}
 		return followRun(ctx, c, opts)
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
 	}
 	mo, err := opts.Mutation.Options()
 	if err != nil {

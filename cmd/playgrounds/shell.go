@@ -100,24 +100,11 @@ func (e remoteExit) ExitStatus() int { return e.code }
 func shellRun(ctx context.Context, opts *ShellOptions) error {
 	f := opts.Factory
 	ios := f.IOStreams
-	cfg, err := f.Config()
+	c, stop, err := f.StreamClient()
 	if err != nil {
 		return err
 	}
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	if cfg.Local() {
-		// The in-process API has no socket to stream over: serve it on
-		// loopback for the length of the session.
-		lc, stop, err := f.LocalStreamClient()
-		if err != nil {
-			return err
-		}
-		defer stop()
-		c = lc
-	}
+	defer stop()
 	so := stream.ShellOptions{Playground: opts.Ref, Service: opts.Service, Command: strings.Join(opts.Command, " ")}
 	interactive := so.Command == "" && !ios.JSON() && ios.IsStdinTTY() && ios.IsStdoutTTY()
 	var (
