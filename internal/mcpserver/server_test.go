@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -467,6 +468,51 @@ func TestUnknownOutcomeResumesWithTheSameKey(t *testing.T) {
 	}
 	if n := w.emu.Stats().Creates["lost-answer"]; n != 1 {
 		t.Fatalf("created %d times", n)
+	}
+}
+
+// An agent that simply calls the same tool again with the same arguments
+// after a lost answer (no key copied) gets the replay: the outcome journal
+// in the client gives the call the first one's key. A cancelled call
+// leaves its entry in the journal too.
+func TestSameCallAgainReplaysThroughTheJournal(t *testing.T) {
+	state := t.TempDir()
+	w := newWorld(t, localapi.Config{}, func(_ *Config, o *client.Options) {
+		o.Policy.MaxRetries = reliability.NoRetries
+		o.Policy.BreakerThreshold = 1000
+		o.Store, o.JournalWindow, o.Profile = reliability.NewFileStore(state), 15*time.Minute, "default"
+	})
+	w.createPG("warm", "web", "local")
+	if err := w.emu.SetChaos("commit-then-502=1"); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"name": "agent-retry", "playspec": "web", "marquee": "local", "wait": false}
+	first := w.fail("fibe_playgrounds_create", args)
+	if err := w.emu.SetChaos("off"); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := reliability.NewJournal(reliability.NewFileStore(state), nil).List()
+	if err != nil || len(pending) != 1 || pending[0].Key != first["idempotency_key"] {
+		t.Fatalf("journal after the lost answer: %+v (%v), want the call's key %v", pending, err, first["idempotency_key"])
+	}
+	res := w.ok("fibe_playgrounds_create", args, nil)
+	if res.Meta["idempotent_replayed"] != true {
+		t.Fatalf("calling again was not a replay: %v", res.Meta)
+	}
+	if n := w.emu.Stats().Creates["agent-retry"]; n != 1 {
+		t.Fatalf("created %d times", n)
+	}
+	var keys []string
+	for _, r := range w.reqs.all() {
+		if r.Method == http.MethodPost && r.Path == "/api/playgrounds" && r.Key != "" {
+			keys = append(keys, r.Key)
+		}
+	}
+	if len(keys) < 3 || keys[len(keys)-1] != keys[len(keys)-2] {
+		t.Fatalf("keys sent by the creates %v: the second call must reuse the first's", keys)
+	}
+	if pending, _ := reliability.NewJournal(reliability.NewFileStore(state), nil).List(); len(pending) != 0 {
+		t.Fatalf("the replay left %+v in the journal", pending)
 	}
 }
 
