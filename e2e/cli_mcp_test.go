@@ -327,4 +327,13 @@ func TestMCPInstallCursorUserScope(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.home, ".codex")); !os.IsNotExist(err) {
 		t.Fatalf("--print wrote something: %v", err)
 	}
+	// A state store URL holds a password: it never goes into a client's
+	// config (the server reads it as any fibe command does).
+	w.env["FIBE_STATE_STORE"] = "redis://fleet:store-pw-42@127.0.0.1:6390/0"
+	for _, client := range []string{"cursor", "codex", "vscode", "claude-code"} {
+		r = w.ok("mcp", "install", "--client", client, "--print")
+		if strings.Contains(r.stdout+r.stderr, "store-pw-42") || strings.Contains(r.stdout, w.key) {
+			t.Fatalf("install --client %s --print shows a secret:\n%s", client, r)
+		}
+	}
 }

@@ -92,6 +92,43 @@ func TestFleetSendsFiveRequestsToADeadMarquee(t *testing.T) {
 	}
 }
 
+// 20 machines started all at once against a dead marquee: each request
+// was admitted while the breaker was still closed (in flight when it
+// opened), none is sent after it opened (every CIRCUIT_OPEN sent nothing),
+// and the machine after them sends nothing.
+func TestFleetStartedAtOnceSendsNothingAfterTheBreakerOpens(t *testing.T) {
+	t.Parallel()
+	w, _ := fleetWorld(t, localapi.Config{Chaos: "outage=marquee/prod-eu@0s+1h"})
+	procs := make([]*proc, 20)
+	for i := range procs {
+		procs[i] = w.machine(i).start("mq", "get", "prod-eu", "--max-retries", "0")
+	}
+	sent, fast := 0, 0
+	for i, p := range procs {
+		r := p.wait(t, 60*time.Second)
+		switch r.code {
+		case 12:
+			sent++ // admitted while closed: its one request left
+		case 9:
+			fast++
+		default:
+			t.Fatalf("machine %d: %s", i, r)
+		}
+	}
+	if n := requestsReceived(w.server.Stats(), ""); n != sent {
+		t.Fatalf("the fleet sent %d requests, but only %d machines were admitted: a CIRCUIT_OPEN sent a packet", n, sent)
+	}
+	if sent < 5 {
+		t.Fatalf("only %d failing requests, yet %d machines failed fast: the breaker opened before 5 failures", sent, fast)
+	}
+	before := requestsReceived(w.server.Stats(), "")
+	if r := w.machine(20).run("mq", "get", "prod-eu", "--max-retries", "0"); r.code != 9 && !fellBack(r.stderr) {
+		t.Fatalf("the machine after them: %s", r)
+	} else if r.code == 9 && requestsReceived(w.server.Stats(), "") != before {
+		t.Fatal("a CIRCUIT_OPEN sent a request")
+	}
+}
+
 // Half-open, exactly 2 of 50 processes started at once send a probe; the
 // others fail fast with CIRCUIT_OPEN.
 func TestFleetHalfOpenAdmitsTwoOfFifty(t *testing.T) {
