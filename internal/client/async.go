@@ -222,9 +222,9 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 	case errors.Is(err, reliability.ErrPollTimeout):
 		e := &Error{Code: CodeAsyncTimeout, RequestID: h.RequestID, IdempotencyKey: key, Resource: resource, Async: true,
 			AsyncRequestID: h.RequestID, Resume: &Resume{WaitRequestID: h.RequestID},
-			Message: fmt.Sprintf("operation %s still pending after %s%s; it may still finish: resume with `fibe ops wait %s`",
-				h.RequestID, poller.Timeout, lastPollFailure(err), h.RequestID),
-			Details: map[string]any{"request_id": h.RequestID, "resume": "fibe ops wait " + h.RequestID}}
+			Message: fmt.Sprintf("operation %s still pending after %s%s; it may still finish",
+				h.RequestID, poller.Timeout, lastPollFailure(err)),
+			Details: map[string]any{"request_id": h.RequestID}}
 		if last != nil {
 			e.Details["status"] = last.Status
 			e.Details["last_status"] = last.Raw

@@ -172,7 +172,7 @@ func TestAsyncTimeoutNamesTheRequestID(t *testing.T) {
 	c, env := newTestClient(t, url)
 	_, _, err := c.Playgrounds.Action(ctxT(t), "pg", "rollout", false, MutationOptions{}, WaitOptions{Timeout: 10 * time.Second})
 	e := mustError(t, err, CodeAsyncTimeout)
-	if e.RequestID != "req_5c1d" || !strings.Contains(e.Message, "fibe ops wait req_5c1d") || e.Details["status"] != "running" || !IsAsyncTimeout(err) {
+	if e.RequestID != "req_5c1d" || e.Resume == nil || e.Resume.WaitRequestID != "req_5c1d" || strings.Contains(e.Message, "fibe ") || e.Details["status"] != "running" || !IsAsyncTimeout(err) {
 		t.Fatalf("%+v", e)
 	}
 	var last map[string]any

@@ -206,8 +206,8 @@ func (c *Client) inFlightTimeout(r *request, last *Error) *Error {
 	waited := cmp.Or(r.wait, c.policy.PollTimeout)
 	e := &Error{Code: CodeAsyncTimeout, RequestID: last.RequestID, IdempotencyKey: r.key, Resource: r.resource,
 		Retryable: true, OutcomeUnknown: true, Resume: &Resume{IdempotencyKey: r.key}, RetryAfter: last.RetryAfter,
-		Message: fmt.Sprintf("the server was still running this request after %s (idempotency key %s); it may still finish: "+
-			"send the same command again with --idempotency-key %s to get its answer", waited, r.key, r.key),
+		Message: fmt.Sprintf("the server was still running this request after %s (idempotency key %s); it may still finish, "+
+			"and sending it again with the same key gets its answer", waited, r.key),
 		Details: map[string]any{"reason": reliability.ReasonInFlight, "idempotency_key": r.key,
 			"last_error": last.Code, "last_status": last.Status}}
 	c.trace.printf("%s", e.Message)
@@ -326,12 +326,12 @@ func (c *Client) cancelled(ctx context.Context, r *request) *Error {
 	case r.asyncID != "":
 		e.RequestID, e.AsyncRequestID = r.asyncID, r.asyncID
 		e.Resume = &Resume{WaitRequestID: r.asyncID}
-		e.Message = "interrupted while waiting; the operation was accepted and may still finish: resume with `fibe ops wait " + r.asyncID + "`"
+		e.Message = "interrupted while waiting; operation " + r.asyncID + " was accepted and may still finish"
 	case r.key != "":
 		if e.OutcomeUnknown = r.outcomeUnknown(); e.OutcomeUnknown {
 			e.Resume = &Resume{IdempotencyKey: r.key}
 		}
-		e.Message = "interrupted; the request may or may not have been applied: retry safely with --idempotency-key " + r.key
+		e.Message = "interrupted; the request may or may not have been applied: sending it again with key " + r.key + " is safe"
 	default:
 		e.Message = "interrupted"
 	}
