@@ -338,23 +338,14 @@ func (c *Client) cancelled(ctx context.Context, r *request) *Error {
 	return e
 }
 
-// noteOutcome records whether an attempt's answer settled the mutation: a
-// 2xx or a terminal 4xx (other than 429, which says nothing of an earlier
-// attempt) is definitive; a 5xx, a timeout, a reset or a cancel with the
-// request on the wire leaves it unknown. A refused connection sent nothing.
+// noteOutcome folds one attempt into what is known of whether the
+// mutation ran (reliability.OutcomeOf decides).
 func (r *request) noteOutcome(out outcome) {
-	a := out.attempt
-	switch {
-	case out.err == nil && !a.Cancelled:
+	switch reliability.OutcomeOf(out.attempt) {
+	case reliability.OutcomeSettled:
 		r.unknown = false
-	case a.Status >= 500 || a.TimedOut || a.Cancelled:
+	case reliability.OutcomeUnknown:
 		r.unknown = true
-	case a.Status == 0 && a.Err != nil && !reliability.NothingSent(a.Err):
-		r.unknown = true
-	case reliability.InFlight(a):
-		r.unknown = true // our earlier attempt is running: it may or may not commit
-	case a.Status >= 400 && a.Status != http.StatusTooManyRequests:
-		r.unknown = false
 	}
 }
 

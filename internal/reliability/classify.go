@@ -139,3 +139,38 @@ func NothingSent(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns) ||
 		(errors.As(err, &op) && op.Op == "dial")
 }
+
+// MutationOutcome is what one attempt of a mutation tells of whether it
+// ran on the server.
+type MutationOutcome int
+
+const (
+	// OutcomeNoNews: the attempt says nothing of whether the mutation ran
+	// (a 429 refused this attempt before it ran, a refused connection
+	// sent nothing); what earlier attempts said still holds.
+	OutcomeNoNews MutationOutcome = iota
+	// OutcomeSettled: the server answered for this key (a 2xx, or a
+	// terminal 4xx), so whether it ran is known.
+	OutcomeSettled
+	// OutcomeUnknown: the request may have run and no answer says so (a
+	// 5xx, a timeout, a reset, a cancel with the request on the wire, or
+	// an earlier attempt still in flight).
+	OutcomeUnknown
+)
+
+// OutcomeOf classifies one attempt of a mutation (contract §10: a
+// definitive answer settles it; a lost one leaves it unknown).
+func OutcomeOf(a Attempt) MutationOutcome {
+	switch {
+	case a.Cancelled, a.TimedOut, a.Status >= 500, InFlight(a):
+		return OutcomeUnknown
+	case a.Status == 0 && a.Err != nil:
+		if NothingSent(a.Err) {
+			return OutcomeNoNews
+		}
+		return OutcomeUnknown
+	case a.Status == http.StatusTooManyRequests, a.Status == 0:
+		return OutcomeNoNews
+	}
+	return OutcomeSettled
+}

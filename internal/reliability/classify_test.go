@@ -3,6 +3,7 @@ package reliability
 import (
 	"fmt"
 	"io"
+	"net"
 	"syscall"
 	"testing"
 )
@@ -47,6 +48,30 @@ func TestClassify(t *testing.T) {
 		// Only our own attempt still in flight outlasts the retry budget.
 		if d.UntilDeadline != (c.name == "409 in flight") {
 			t.Errorf("%s: UntilDeadline %v", c.name, d.UntilDeadline)
+		}
+	}
+}
+
+func TestOutcomeOfAMutationAttempt(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}
+	for _, tc := range []struct {
+		name string
+		a    Attempt
+		want MutationOutcome
+	}{
+		{"2xx", Attempt{Status: 201}, OutcomeSettled},
+		{"terminal 4xx", Attempt{Status: 422}, OutcomeSettled},
+		{"409 conflict", Attempt{Status: 409}, OutcomeSettled},
+		{"409 in flight", Attempt{Status: 409, Reason: ReasonInFlight}, OutcomeUnknown},
+		{"429", Attempt{Status: 429}, OutcomeNoNews},
+		{"502", Attempt{Status: 502}, OutcomeUnknown},
+		{"timeout", Attempt{TimedOut: true, Idempotent: true}, OutcomeUnknown},
+		{"reset", Attempt{Err: syscall.ECONNRESET}, OutcomeUnknown},
+		{"refused", Attempt{Err: refused}, OutcomeNoNews},
+		{"cancelled on the wire", Attempt{Cancelled: true}, OutcomeUnknown},
+	} {
+		if got := OutcomeOf(tc.a); got != tc.want {
+			t.Errorf("%s: OutcomeOf = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
