@@ -131,7 +131,7 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 // breaker just opened, cancellation), or nil after waiting what the server
 // asked for (Retry-After, capped, no jitter) or else the next backoff delay.
 func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reliability.Decision, e *Error, opened bool) *Error {
-	asked, hasAsked := e.retryAfter, e.hasRetryAfter
+	hasAsked := e.hasRetryAfter
 	e.Retryable, e.Resource, e.RetryAfter = d.Retry, r.resource, r.honoured
 	r.last = e
 	e.OutcomeUnknown = r.outcomeUnknown()
@@ -152,10 +152,8 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 		// The breaker opened on this attempt: the rest of the budget is not sent.
 		return c.circuitOpen(c.openError(r.resource), r)
 	}
-	why := d.Reason + "; full-jitter backoff"
+	delay, why := r.delayAfter(e, d, delay)
 	if hasAsked {
-		delay, why = asked, d.Reason+"; Retry-After"
-		r.honoured, e.RetryAfter = asked, asked
 		if rl, ok := c.ledger.Last(); ok && e.Status == http.StatusTooManyRequests && r.rateLimited {
 			r.rateWaited = rl.Reset
 		}
@@ -168,6 +166,17 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 		return c.cancelled(ctx, r)
 	}
 	return nil
+}
+
+// delayAfter is the wait before the next attempt (contract §3): exactly
+// the server's Retry-After (already capped) when it sent one, recorded as
+// honoured, else jitter, the full-jitter delay.
+func (r *request) delayAfter(e *Error, d reliability.Decision, jitter time.Duration) (time.Duration, string) {
+	if !e.hasRetryAfter {
+		return jitter, d.Reason + "; full-jitter backoff"
+	}
+	r.honoured, e.RetryAfter = e.retryAfter, e.retryAfter
+	return e.retryAfter, d.Reason + "; Retry-After"
 }
 
 // waitInFlight runs after a 409 idempotency_key_in_flight: our own earlier
@@ -184,11 +193,7 @@ func (c *Client) waitInFlight(ctx context.Context, r *request, b *budget, e *Err
 	if r.inFlight == nil {
 		r.inFlight = reliability.NewFullJitter(c.policy, c.rand)
 	}
-	delay, why := r.inFlight.NextBackOff(), d.Reason+"; full-jitter backoff"
-	if e.hasRetryAfter {
-		delay, why = e.retryAfter, d.Reason+"; Retry-After"
-		r.honoured, e.RetryAfter = e.retryAfter, e.retryAfter
-	}
+	delay, why := r.delayAfter(e, d, r.inFlight.NextBackOff())
 	delay = min(delay, left) // one last look at the deadline
 	c.trace.printf("in flight: sending again with the same key in %s (%s left of the wait): %s",
 		delay.Round(time.Millisecond), left.Round(time.Second), why)
