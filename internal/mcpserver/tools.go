@@ -111,17 +111,25 @@ func pgList() *Tool {
 			}
 			lo := in.options()
 			lo.Status, lo.Name = in.Status, in.Name
-			var items []client.Playground
-			if in.All {
-				items, err = cl.Playgrounds.ListAll(ctx, lo)
-			} else {
-				items, _, err = cl.Playgrounds.List(ctx, lo)
-			}
-			if items == nil {
-				items = []client.Playground{}
-			}
-			return items, err
+			return listed(in.All, func() ([]client.Playground, error) { return cl.Playgrounds.ListAll(ctx, lo) },
+				func() ([]client.Playground, *client.ListMeta, error) { return cl.Playgrounds.List(ctx, lo) })
 		})
+}
+
+// listed is a list tool's result: every page with all, else one; an empty
+// list is [], as --json prints it.
+func listed[T any](all bool, every func() ([]T, error), page func() ([]T, *client.ListMeta, error)) ([]T, error) {
+	var items []T
+	var err error
+	if all {
+		items, err = every()
+	} else {
+		items, _, err = page()
+	}
+	if items == nil {
+		items = []T{}
+	}
+	return items, err
 }
 
 type pgRefIn struct {
@@ -497,16 +505,9 @@ func mqList() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			var items []client.Marquee
-			if in.All {
-				items, err = cl.Marquees.ListAll(ctx, in.options())
-			} else {
-				items, _, err = cl.Marquees.List(ctx, in.options())
-			}
-			if items == nil {
-				items = []client.Marquee{}
-			}
-			return items, err
+			lo := in.options()
+			return listed(in.All, func() ([]client.Marquee, error) { return cl.Marquees.ListAll(ctx, lo) },
+				func() ([]client.Marquee, *client.ListMeta, error) { return cl.Marquees.List(ctx, lo) })
 		})
 }
 
