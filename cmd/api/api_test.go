@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/present"
@@ -18,20 +17,8 @@ import (
 // it through the environment, as a user would configure it.
 func setup(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *localapi.Server) {
 	t.Helper()
-	srv, err := localapi.New(localapi.Config{Speed: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { srv.Close(); ts.Close() })
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": ts.URL, "FIBE_API_KEY": localapi.DefaultAPIKey,
-		"FIBE_POLL_INTERVAL": "20ms", "FIBE_PROFILE": "", "FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "",
-	} {
-		t.Setenv(k, v)
-	}
+	srv, url := cmdtest.Emulator(t, localapi.Config{})
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey, "FIBE_POLL_INTERVAL": "20ms"})
 	ios, _, out, _ := iostreams.Test()
 	return cmdutil.New(ios, nil), out, srv
 }

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/present"
@@ -28,22 +28,10 @@ type env struct {
 // only come from `auth login`.
 func setup(t *testing.T) *env {
 	t.Helper()
-	srv, err := localapi.New(localapi.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { srv.Close(); ts.Close() })
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": ts.URL, "FIBE_API_KEY": "", "FIBE_PROFILE": "",
-		"FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "",
-	} {
-		t.Setenv(k, v)
-	}
+	srv, url := cmdtest.Emulator(t, localapi.Config{})
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url})
 	ios, in, out, errOut := iostreams.Test()
-	return &env{f: cmdutil.New(ios, nil), in: in, out: out, errOut: errOut, srv: srv, url: ts.URL}
+	return &env{f: cmdutil.New(ios, nil), in: in, out: out, errOut: errOut, srv: srv, url: url}
 }
 
 func (e *env) login(withToken bool) *LoginOptions {

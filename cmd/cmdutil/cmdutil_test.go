@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"os"
 	"strings"
 	"testing"
@@ -149,12 +150,7 @@ func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
 // --wait-timeout and --poll-interval are the wait_timeout and poll_interval
 // settings: a flag wins over the environment, which wins over the default.
 func TestWaitFlagsAreSettings(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", dir+"/config")
-	t.Setenv("XDG_STATE_HOME", dir+"/state")
-	t.Setenv("FIBE_WAIT_TIMEOUT", "")
-	t.Setenv("FIBE_POLL_INTERVAL", "3s")
+	cmdtest.Isolate(t, map[string]string{"FIBE_POLL_INTERVAL": "3s"})
 	var w WaitFlags
 	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
 	AddWaitFlags(cmd, &w)

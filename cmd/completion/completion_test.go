@@ -11,6 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd"
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/cmd/completion"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
@@ -20,14 +21,7 @@ import (
 // isolate points the configuration at a temporary home, with apiURL.
 func isolate(t *testing.T, apiURL string) {
 	t.Helper()
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": apiURL, "FIBE_API_KEY": localapi.DefaultAPIKey,
-		"FIBE_PROFILE": "", "FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "",
-	} {
-		t.Setenv(k, v)
-	}
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": apiURL, "FIBE_API_KEY": localapi.DefaultAPIKey})
 }
 
 func root(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer) {

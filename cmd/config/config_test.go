@@ -3,12 +3,12 @@ package configcmd_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fibegg/fibe/cmd"
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/present"
 )
@@ -16,14 +16,7 @@ import (
 // isolate gives the test its own config directory and no FIBE_* settings.
 func isolate(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": "", "FIBE_API_KEY": "", "FIBE_PROFILE": "",
-		"FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "", "FIBE_POLL_INTERVAL": "",
-	} {
-		t.Setenv(k, v)
-	}
+	cmdtest.Isolate(t, nil)
 }
 
 // fibe runs one command line in process, as the binary would, and returns

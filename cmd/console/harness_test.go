@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 )
@@ -129,15 +129,7 @@ type fixture struct {
 
 func startConsole(t testing.TB, poll time.Duration) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": "local", "FIBE_API_KEY": "", "FIBE_LOCAL_SPEED": "50",
-		"FIBE_LOCAL_CHAOS": "", "FIBE_LOCAL_SEED": "1", "FIBE_POLL_INTERVAL": "20ms", "FIBE_PROFILE": "",
-		"FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "", "FIBE_LOCAL_ASYNC_CREATE": "",
-	} {
-		t.Setenv(k, v)
-	}
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": "local", "FIBE_LOCAL_SPEED": "50", "FIBE_LOCAL_SEED": "1", "FIBE_POLL_INTERVAL": "20ms"})
 	ios, _, out, _ := iostreams.Test()
 	f := cmdutil.New(ios, []string{"console"})
 	ready := make(chan *Running, 1)

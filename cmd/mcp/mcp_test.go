@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/present"
@@ -31,22 +31,10 @@ type env struct {
 // through the environment.
 func setup(t *testing.T) *env {
 	t.Helper()
-	srv, err := localapi.New(localapi.Config{Speed: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { srv.Close(); ts.Close() })
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": ts.URL, "FIBE_API_KEY": localapi.DefaultAPIKey,
-		"FIBE_PROFILE": "", "FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "", "FIBE_MCP_TOKEN": "",
-	} {
-		t.Setenv(k, v)
-	}
+	_, url := cmdtest.Emulator(t, localapi.Config{})
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey})
 	ios, _, out, errOut := iostreams.Test()
-	return &env{f: cmdutil.New(ios, nil), out: out, errOut: errOut, apiURL: ts.URL}
+	return &env{f: cmdutil.New(ios, nil), out: out, errOut: errOut, apiURL: url}
 }
 
 // wait returns what done delivers, failing after a bound.

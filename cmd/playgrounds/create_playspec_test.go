@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 )
@@ -32,14 +32,7 @@ func TestUnknownPlayspecListsTheKnownOnes(t *testing.T) {
 		}
 	}))
 	t.Cleanup(ts.Close)
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_STATE_HOME": filepath.Join(dir, "s"),
-		"FIBE_NO_KEYRING": "1", "FIBE_API_URL": ts.URL, "FIBE_API_KEY": "fibe_test_key",
-		"FIBE_PROFILE": "", "FIBE_TIMEOUT": "", "FIBE_MAX_RETRIES": "", "FIBE_WAIT_TIMEOUT": "",
-	} {
-		t.Setenv(k, v)
-	}
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": ts.URL, "FIBE_API_KEY": "fibe_test_key"})
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, nil)
 	err := cmdutil.CreateRun(context.Background(), createOpts(f, map[string]any{"name": "x", "playspec": "rials"}))

@@ -176,7 +176,9 @@ func TestJournalSkipsReadsAndTests(t *testing.T) {
 // server applies it once and answers the other with a replay (after a 409
 // in flight, which is waited out).
 func TestJournalConcurrentRunsShareTheKey(t *testing.T) {
-	s, url := emulator(t, localapi.Config{})
+	// Every answer takes 300 ms, so both runs claim before either settles:
+	// a run that starts after the other's answer is a new operation.
+	s, url := emulator(t, localapi.Config{Chaos: "latency=1:300ms"})
 	dir := t.TempDir()
 	body := map[string]any{"name": "twin-1", "playspec_id": "web", "marquee_id": "local"}
 	keys := make([]string, 2)
