@@ -6,7 +6,6 @@ package local
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -144,38 +143,27 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	// is delaying on purpose.
 	hs.RegisterOnShutdown(srv.Close)
 
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-
-	info := ServeInfo{URL: url, APIKey: key}
-	if ios.JSON() {
-		if err := ios.PrintJSON(info); err != nil {
-			return err
+	err = cmdutil.ServeUntilDone(ctx, hs, ln, func() error {
+		info := ServeInfo{URL: url, APIKey: key}
+		if ios.JSON() {
+			if err := ios.PrintJSON(info); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(ios.Out, "Local Fibe API listening on %s\n", url)
+			fmt.Fprintf(ios.Out, "API key: %s\n", key)
+			fmt.Fprintf(ios.Out, "export FIBE_API_URL=%s FIBE_API_KEY=%s\n", url, key)
+			if opts.Chaos != "" {
+				fmt.Fprintf(ios.Out, "Chaos: %s (seed %d)\n", opts.Chaos, opts.Seed)
+			}
 		}
-	} else {
-		fmt.Fprintf(ios.Out, "Local Fibe API listening on %s\n", url)
-		fmt.Fprintf(ios.Out, "API key: %s\n", key)
-		fmt.Fprintf(ios.Out, "export FIBE_API_URL=%s FIBE_API_KEY=%s\n", url, key)
-		if opts.Chaos != "" {
-			fmt.Fprintf(ios.Out, "Chaos: %s (seed %d)\n", opts.Chaos, opts.Seed)
+		ios.Notice("Press Ctrl-C to stop.")
+		if opts.Ready != nil {
+			opts.Ready(url)
 		}
-	}
-	ios.Notice("Press Ctrl-C to stop.")
-	if opts.Ready != nil {
-		opts.Ready(url)
-	}
-
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	ios.Notice("Stopped.")

@@ -155,27 +155,15 @@ func serveHTTP(ctx context.Context, s *mcp.Server, opts *ServeOptions) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpserver.HTTPHandler(s, mcpserver.HTTPOptions{Token: token, AllowRemote: opts.AllowRemote}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-
-	fmt.Fprintf(ios.Out, "MCP server listening on %s\n", url)
-	if printToken {
-		fmt.Fprintf(ios.Out, "Token: %s\n", token)
-	}
-	ios.Notice("Clients send: Authorization: Bearer <token>. Press Ctrl-C to stop.")
-	if opts.Ready != nil {
-		opts.Ready(url)
-	}
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = hs.Shutdown(shutdownCtx)
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return cmdutil.ServeUntilDone(ctx, hs, ln, func() error {
+		fmt.Fprintf(ios.Out, "MCP server listening on %s\n", url)
+		if printToken {
+			fmt.Fprintf(ios.Out, "Token: %s\n", token)
+		}
+		ios.Notice("Clients send: Authorization: Bearer <token>. Press Ctrl-C to stop.")
+		if opts.Ready != nil {
+			opts.Ready(url)
+		}
+		return nil
+	})
 }

@@ -109,12 +109,7 @@ func (p *listPoller) poll(ctx context.Context) []string {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []string
-	errHTML := fragment("api-error", errorOf(err))
-	if errHTML != p.err {
-		p.err = errHTML
-		out = append(out, turboStream("replace", "api-error", errHTML))
-	}
+	out := errorStream(&p.err, err)
 	if err != nil {
 		return out
 	}
@@ -171,12 +166,7 @@ func (p *playgroundPoller) poll(ctx context.Context) []string {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []string
-	errHTML := fragment("api-error", errorOf(err))
-	if errHTML != p.err {
-		p.err = errHTML
-		out = append(out, turboStream("replace", "api-error", errHTML))
-	}
+	out := errorStream(&p.err, err)
 	if err != nil {
 		return out
 	}
@@ -215,3 +205,15 @@ func (s *Server) pageShape(pg *client.Playground) string {
 // Publish sends a Turbo Stream to every tab watching a playground page
 // (ref as in its URL).
 func (s *Server) Publish(ref, stream string) { s.hub.publish(pgTopic(ref), stream) }
+
+// errorStream is the stream that shows a poll's error in #api-error (or
+// clears it), sent only when what the pane shows changes; last is what it
+// shows now.
+func errorStream(last *string, err error) []string {
+	html := fragment("api-error", errorOf(err))
+	if html == *last {
+		return nil
+	}
+	*last = html
+	return []string{turboStream("replace", "api-error", html)}
+}
