@@ -55,7 +55,7 @@ func marshal(v any) ([]byte, error) {
 }
 
 // errorResult is a tool error: the CLI's JSON error document, built by
-// the CLI's own builder, with "resume" in MCP terms, and the one-line
+// the CLI's own builder, with "resume" in MCP terms, and the CLI's one-line
 // human form as text.
 func errorResult(c *call, err error) *mcp.CallToolResult {
 	doc := errorDocument(c.tool.Name, c.args, err)
@@ -63,9 +63,14 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 	if mErr != nil {
 		data = []byte(`{"error":{"code":"ERROR","message":"unprintable error"}}`)
 	}
+	line := present.ErrorLine(err)
+	var ae *argError
+	if errors.As(err, &ae) {
+		line = CodeInvalidArgument + ": " + strings.Join(strings.Fields(ae.Error()), " ")
+	}
 	res := &mcp.CallToolResult{
 		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: "Error: " + errorLine(doc)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: "Error: " + line}},
 		StructuredContent: json.RawMessage(data),
 	}
 	if ce, ok := client.AsError(err); ok && ce.Replayed {
@@ -74,11 +79,13 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 	return res
 }
 
-// ErrorDocument is {"error": {...}}: present.ErrorBodyOf's fields, then
-// "resume" (the tool call that resumes the operation, or null).
+// errorDocument is {"error": {...}}: present.ErrorBodyOf's fields, with
+// "resume" (what present says resumes it) worded as the tool call that
+// does, or null.
 func errorDocument(tool string, args json.RawMessage, err error) map[string]any {
+	eb := present.ErrorBodyOf(err)
 	body := map[string]any{}
-	if data, mErr := json.Marshal(present.ErrorBodyOf(err)); mErr == nil {
+	if data, mErr := json.Marshal(eb); mErr == nil {
 		_ = json.Unmarshal(data, &body)
 	}
 	var ae *argError
@@ -86,7 +93,7 @@ func errorDocument(tool string, args json.RawMessage, err error) map[string]any 
 		body["code"] = CodeInvalidArgument
 		body["details"] = map[string]any{"field": ae.field}
 	}
-	if r := resumeOf(tool, args, err); r != nil {
+	if r := toolResume(tool, args, eb.Resume); r != nil {
 		body["resume"] = r
 	} else {
 		body["resume"] = nil
@@ -100,47 +107,23 @@ type Resume struct {
 	Arguments map[string]any `json:"arguments"`
 }
 
-// resumeOf words the client's resume data as a tool call: wait on the
-// accepted operation, or call the same tool again with the same key (the
-// server replays the first answer if it was applied).
-func resumeOf(tool string, args json.RawMessage, err error) *Resume {
-	ce, ok := client.AsError(err)
-	if !ok {
-		return nil
-	}
-	waitID, key := "", ""
-	if r := ce.Resume; r != nil {
-		waitID, key = r.WaitRequestID, r.IdempotencyKey
-	}
-	if waitID == "" && ce.AsyncRequestID != "" && (ce.Code == client.CodeAsyncTimeout || ce.Code == client.CodeCancelled) {
-		waitID = ce.AsyncRequestID
-	}
-	if waitID == "" && key == "" && ce.OutcomeUnknown && ce.IdempotencyKey != "" {
-		key = ce.IdempotencyKey
-	}
+// toolResume words the resume data as a tool call: wait on the accepted
+// operation, or call the same tool again with the same key (the server
+// replays the first answer if it was applied).
+func toolResume(tool string, args json.RawMessage, r *client.Resume) *Resume {
 	switch {
-	case waitID != "":
-		return &Resume{Tool: "fibe_ops_wait", Arguments: map[string]any{"request_id": waitID}}
-	case key != "":
+	case r == nil:
+		return nil
+	case r.WaitRequestID != "":
+		return &Resume{Tool: "fibe_ops_wait", Arguments: map[string]any{"request_id": r.WaitRequestID}}
+	case r.IdempotencyKey != "":
 		again := map[string]any{}
 		_ = json.Unmarshal(args, &again)
 		if again == nil {
 			again = map[string]any{}
 		}
-		again["idempotency_key"] = key
+		again["idempotency_key"] = r.IdempotencyKey
 		return &Resume{Tool: tool, Arguments: again}
 	}
 	return nil
-}
-
-// errorLine is "CODE: message (request req_x)", on one line.
-func errorLine(doc map[string]any) string {
-	body, _ := doc["error"].(map[string]any)
-	code, _ := body["code"].(string)
-	msg, _ := body["message"].(string)
-	line := code + ": " + msg
-	if id, _ := body["request_id"].(string); id != "" {
-		line += " (request " + id + ")"
-	}
-	return strings.Join(strings.Fields(line), " ")
 }
