@@ -18,7 +18,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // soakParams: Ops logical operations in Waves waves, Workers at a time,
@@ -129,8 +129,8 @@ func inProcess(ctx context.Context, args []string) (int, string) {
 	if err == nil {
 		return 0, errOut.String()
 	}
-	present.PrintError(ios, err, f.Invocation, f.Operation)
-	return present.ExitCode(err), errOut.String()
+	output.PrintError(ios, err, f.Invocation, f.Operation)
+	return output.ExitCode(err), errOut.String()
 }
 
 func processRunner(bin string, environ []string) soakRunner {
@@ -414,7 +414,7 @@ func soakJSON(ctx context.Context, args []string) (string, int) {
 	root := cmd.NewCmdRoot(f)
 	root.SetArgs(args)
 	if err := cmd.Execute(ctx, root); err != nil {
-		return errOut.String() + err.Error(), present.ExitCode(err)
+		return errOut.String() + err.Error(), output.ExitCode(err)
 	}
 	return out.String(), 0
 }
@@ -614,7 +614,7 @@ func soakReport(r *report, p soakParams, waves []soakWave, all []*soakOp, emu *e
 		after = append(after, "What went wrong: "+strings.Join(d, "; ")+".")
 	}
 	r.Sections = append(r.Sections, section{Heading: "Results (the emulator's world against the workers' ledger)", Table: t, After: after})
-	open := tot.FirstFailures[present.ExitCircuitOpen]
+	open := tot.FirstFailures[output.ExitCircuitOpen]
 	if failed := tot.Reruns; failed > 0 {
 		r.note("%d of the %d first-run failures (%.0f%%) were CIRCUIT_OPEN: under these faults (about 60%% of attempts fail) the breakers of prod-eu, local and the API host, shared by all eight workers through one state dir, open within the first operations of a wave and, with each half-open probe meeting the same faults, stay open; those operations fail at once and send nothing. So most of a wave's operations are completed by the plain re-run, and the lost answers (commit-then-502/-reset/-hang) are concentrated in the operations that did reach the server. The re-runs of gets do not reuse a key (a GET has none), which is why fewer re-runs reuse a key than are re-run.",
 			open, failed, 100*float64(open)/float64(failed))

@@ -27,7 +27,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 func init() {
@@ -76,7 +76,7 @@ Try it without an account against the embedded local API:
 		"{{rpad .Name .NamePadding }} {{.Short}}", "{{rpad .Name .NamePadding }}  {{.Short}}"))
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return present.FlagErrorWrap(err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return output.FlagErrorWrap(err) })
 
 	pf := root.PersistentFlags()
 	config.AddGlobalFlags(pf)
@@ -138,7 +138,7 @@ func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error 
 	if cmd.Flags().Changed("jq") {
 		q, err := iostreams.CompileJQ(g.JQ)
 		if err != nil {
-			return present.FlagErrorWrap(err) // a bad expression is a usage error
+			return output.FlagErrorWrap(err) // a bad expression is a usage error
 		}
 		ios.SetJQ(q)
 	}
@@ -171,14 +171,14 @@ func Main() int {
 	root.SetArgs(args)
 	err := Execute(ctx, root)
 	if err == nil {
-		return present.ExitOK
+		return output.ExitOK
 	}
 	if !ios.JSON() && wantsJSON(args) {
 		// The flags were never applied (a parse error): honour --json anyway.
 		ios.SetJSON(true)
 	}
-	present.PrintError(ios, err, f.Invocation, f.Operation)
-	return present.ExitCode(err)
+	output.PrintError(ios, err, f.Invocation, f.Operation)
+	return output.ExitCode(err)
 }
 
 // Execute runs the tree and normalizes its error: cobra's own parse
@@ -189,7 +189,7 @@ func Execute(ctx context.Context, root *cobra.Command) error {
 		return nil
 	}
 	if isCobraUsageError(err) {
-		return present.FlagErrorWrap(err)
+		return output.FlagErrorWrap(err)
 	}
 	if _, ok := client.AsError(err); !ok && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return &client.Error{Code: client.CodeCancelled, Message: "interrupted", Err: err}
@@ -200,7 +200,7 @@ func Execute(ctx context.Context, root *cobra.Command) error {
 // isCobraUsageError recognises the errors cobra returns before a command
 // runs (they carry no type to test).
 func isCobraUsageError(err error) bool {
-	var flagErr *present.FlagError
+	var flagErr *output.FlagError
 	if errors.As(err, &flagErr) {
 		return false // already one
 	}

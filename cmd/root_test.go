@@ -10,7 +10,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 func TestCobraErrorsAreUsageErrors(t *testing.T) {
@@ -26,8 +26,8 @@ func TestCobraErrorsAreUsageErrors(t *testing.T) {
 		root := NewCmdRoot(cmdutil.New(ios, args))
 		root.SetArgs(args)
 		err := Execute(context.Background(), root)
-		if present.ExitCode(err) != present.ExitUsage {
-			t.Errorf("%v: %v (exit %d)", args, err, present.ExitCode(err))
+		if output.ExitCode(err) != output.ExitUsage {
+			t.Errorf("%v: %v (exit %d)", args, err, output.ExitCode(err))
 		}
 	}
 }
@@ -41,8 +41,8 @@ func TestInterruptBecomesCancelled(t *testing.T) {
 	}}
 	cmd.SetArgs(nil)
 	err := Execute(ctx, cmd)
-	if !client.IsCancelled(err) || present.ExitCode(err) != present.ExitInterrupted {
-		t.Fatalf("got %v (exit %d), want CANCELLED / 130", err, present.ExitCode(err))
+	if !client.IsCancelled(err) || output.ExitCode(err) != output.ExitInterrupted {
+		t.Fatalf("got %v (exit %d), want CANCELLED / 130", err, output.ExitCode(err))
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Options are the inputs of `fibe api`.
@@ -86,7 +86,7 @@ func (opts *Options) request() (client.APIRequest, error) {
 	var req client.APIRequest
 	path, err := client.APIPath(opts.Path)
 	if err != nil {
-		return req, present.FlagErrorf("%v", err)
+		return req, output.FlagErrorf("%v", err)
 	}
 	req.Path = path
 	fields, err := parseFields(opts.Fields, opts.Factory.IOStreams.In)
@@ -101,26 +101,26 @@ func (opts *Options) request() (client.APIRequest, error) {
 		}
 	}
 	if method == "" || strings.Trim(method, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return req, present.FlagErrorf("invalid method %q: a word such as GET, POST, PATCH or DELETE", opts.Method)
+		return req, output.FlagErrorf("invalid method %q: a word such as GET, POST, PATCH or DELETE", opts.Method)
 	}
 	req.Method = method
 	if opts.Input != "" {
 		data, err := readInput(opts.Input, opts.Factory.IOStreams.In)
 		if err != nil {
-			return req, present.FlagErrorf("--input: %v", err)
+			return req, output.FlagErrorf("--input: %v", err)
 		}
 		if !json.Valid(data) {
-			return req, present.FlagErrorf("--input %s is not a JSON document", opts.Input)
+			return req, output.FlagErrorf("--input %s is not a JSON document", opts.Input)
 		}
 		req.Body = json.RawMessage(data)
 	}
 	if len(fields) > 0 {
 		if method == http.MethodGet || method == http.MethodHead || opts.Input != "" {
 			if req.Query, err = queryOf(fields); err != nil {
-				return req, present.FlagErrorf("fields: %v", err)
+				return req, output.FlagErrorf("fields: %v", err)
 			}
 		} else if req.Body, err = json.Marshal(fields); err != nil {
-			return req, present.FlagErrorf("fields: %v", err)
+			return req, output.FlagErrorf("fields: %v", err)
 		}
 	}
 	if len(opts.Headers) > 0 {
@@ -130,18 +130,18 @@ func (opts *Options) request() (client.APIRequest, error) {
 		k, v, ok := strings.Cut(h, ":")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return req, present.FlagErrorf("--header %q: a header is Key:Value", h)
+			return req, output.FlagErrorf("--header %q: a header is Key:Value", h)
 		}
 		switch http.CanonicalHeaderKey(k) {
 		case "Authorization":
-			return req, present.FlagErrorf("--header %s: the API key is sent by fibe (--api-key, fibe auth login)", k)
+			return req, output.FlagErrorf("--header %s: the API key is sent by fibe (--api-key, fibe auth login)", k)
 		case "Idempotency-Key":
-			return req, present.FlagErrorf("--header %s: use --idempotency-key", k)
+			return req, output.FlagErrorf("--header %s: use --idempotency-key", k)
 		}
 		req.Header.Add(k, strings.TrimSpace(v))
 	}
 	if opts.Paginate && method != http.MethodGet {
-		return req, present.FlagErrorf("--paginate needs a GET, not %s", method)
+		return req, output.FlagErrorf("--paginate needs a GET, not %s", method)
 	}
 	req.Paginate = opts.Paginate
 	return req, nil

@@ -10,7 +10,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // setup serves an emulator on 127.0.0.1 and returns a Factory pointed at
@@ -65,8 +65,8 @@ func TestRunGetsPostsAndRefuses(t *testing.T) {
 		{"playgrounds", "-f", "no-equals-sign"},
 		{"playgrounds", "-F", "body=@/nonexistent/file.json"},
 	} {
-		if err := runAPI(t, f, bad...); present.ExitCode(err) != present.ExitUsage {
-			t.Errorf("fibe api %v: %v (exit %d), want a usage error", bad, err, present.ExitCode(err))
+		if err := runAPI(t, f, bad...); output.ExitCode(err) != output.ExitUsage {
+			t.Errorf("fibe api %v: %v (exit %d), want a usage error", bad, err, output.ExitCode(err))
 		}
 	}
 	if after := total(srv.Stats()); after != before {

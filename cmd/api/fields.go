@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"io"
 	"net/url"
 	"os"
@@ -44,20 +44,20 @@ func parseFields(fields []field, stdin io.Reader) (map[string]any, error) {
 		}
 		k, v, ok := strings.Cut(f.raw, "=")
 		if !ok {
-			return nil, present.FlagErrorf("%s %q: a field is key=value", flag, f.raw)
+			return nil, output.FlagErrorf("%s %q: a field is key=value", flag, f.raw)
 		}
 		if k == "" {
-			return nil, present.FlagErrorf("%s %q: the key is empty", flag, f.raw)
+			return nil, output.FlagErrorf("%s %q: the key is empty", flag, f.raw)
 		}
 		var value any = v
 		if f.typed {
 			var err error
 			if value, err = typedValue(v, stdin); err != nil {
-				return nil, present.FlagErrorf("-F %s: %v", k, err)
+				return nil, output.FlagErrorf("-F %s: %v", k, err)
 			}
 		}
 		if err := setPath(obj, k, value); err != nil {
-			return nil, present.FlagErrorf("%s %q: %v", flag, f.raw, err)
+			return nil, output.FlagErrorf("%s %q: %v", flag, f.raw, err)
 		}
 	}
 	return obj, nil

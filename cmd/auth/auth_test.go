@@ -13,7 +13,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 type env struct {
@@ -101,8 +101,8 @@ func TestLoginStatusLogout(t *testing.T) {
 		t.Errorf("second logout: stdout %q stderr %q", e.out, e.errOut)
 	}
 	e.f.SetFlags(nil)
-	if err := statusRun(ctx, &StatusOptions{Seams: e.f.Seams(), APIKey: e.f.APIKey}); present.ExitCode(err) != present.ExitAuth {
-		t.Errorf("status after logout: %v (exit %d)", err, present.ExitCode(err))
+	if err := statusRun(ctx, &StatusOptions{Seams: e.f.Seams(), APIKey: e.f.APIKey}); output.ExitCode(err) != output.ExitAuth {
+		t.Errorf("status after logout: %v (exit %d)", err, output.ExitCode(err))
 	}
 	if data, _ := os.ReadFile(stored); strings.Contains(string(data), key) {
 		t.Error("the key is still in the file after logout")
@@ -114,8 +114,8 @@ func TestLoginRefusedKeyIsNotStored(t *testing.T) {
 	e := setup(t)
 	e.in.WriteString("fibe_wrong_key_0000\n")
 	err := loginRun(context.Background(), e.login(true))
-	if present.ExitCode(err) != present.ExitAuth {
-		t.Fatalf("login with a wrong key: %v (exit %d)", err, present.ExitCode(err))
+	if output.ExitCode(err) != output.ExitAuth {
+		t.Fatalf("login with a wrong key: %v (exit %d)", err, output.ExitCode(err))
 	}
 	if e.out.Len() != 0 || strings.Contains(e.errOut.String(), "fibe_wrong_key") || strings.Contains(err.Error(), "fibe_wrong_key") {
 		t.Errorf("the key leaked: stdout %q stderr %q err %v", e.out, e.errOut, err)
@@ -143,8 +143,8 @@ func TestLoginBadInputSendsNothing(t *testing.T) {
 			e := setup(t)
 			e.in.WriteString(c.stdin)
 			err := loginRun(context.Background(), e.login(c.withToken))
-			if present.ExitCode(err) != present.ExitUsage || err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("err %v (exit %d), want %q", err, present.ExitCode(err), c.want)
+			if output.ExitCode(err) != output.ExitUsage || err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err %v (exit %d), want %q", err, output.ExitCode(err), c.want)
 			}
 			if n := e.requests(); n != 0 {
 				t.Errorf("%d requests sent", n)

@@ -12,7 +12,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // LoginOptions are the inputs of `fibe auth login`.
@@ -67,21 +67,21 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 	case opts.WithToken:
 		line, err := bufio.NewReader(io.LimitReader(ios.In, 4096)).ReadString('\n')
 		if err != nil && err != io.EOF {
-			return present.FlagErrorf("cannot read the key from stdin: %v", err)
+			return output.FlagErrorf("cannot read the key from stdin: %v", err)
 		}
 		token = strings.TrimSpace(line)
 	case ios.CanPrompt():
-		if token, err = present.PromptSecret(ctx, ios, "Paste your API key: "); err != nil {
+		if token, err = output.PromptSecret(ctx, ios, "Paste your API key: "); err != nil {
 			return err
 		}
 	default:
-		return present.FlagErrorf("--with-token is required when not running interactively")
+		return output.FlagErrorf("--with-token is required when not running interactively")
 	}
 	if token == "" {
-		return present.FlagErrorf("no API key given")
+		return output.FlagErrorf("no API key given")
 	}
 	if strings.ContainsAny(token, " \t\r\n") {
-		return present.FlagErrorf("an API key has no spaces")
+		return output.FlagErrorf("an API key has no spaces")
 	}
 
 	c, err := opts.ClientWithKey(token)

@@ -10,7 +10,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // StatusOptions are the inputs of `fibe auth status`.
@@ -59,7 +59,7 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 		return err
 	}
 	if key == "" {
-		return &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+		return &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}
 	c, err := opts.Client()
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Accepted prints the 202 handle of an operation the user chose not to wait
@@ -104,7 +104,7 @@ func (s Seams) Progress(label string, wo client.WaitOptions) (stop func(err erro
 	ios.StartProgress(label)
 	return func(err error) {
 		if err != nil {
-			present.FailProgress(ios, err)
+			output.FailProgress(ios, err)
 			return
 		}
 		ios.SucceedProgress()
@@ -126,14 +126,14 @@ func (s Seams) ConfirmDestructive(ctx context.Context, yes bool, question string
 	}
 	ios := s.IO
 	if !ios.CanPrompt() || ios.JSON() {
-		return present.FlagErrorf("--yes is required when not running interactively")
+		return output.FlagErrorf("--yes is required when not running interactively")
 	}
-	ok, err := present.Confirm(ctx, ios, question)
+	ok, err := output.Confirm(ctx, ios, question)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return present.ErrAborted
+		return output.ErrAborted
 	}
 	return nil
 }

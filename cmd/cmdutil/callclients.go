@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // CallClients is for a long-running server (`fibe mcp serve`): it returns a
@@ -35,7 +35,7 @@ func (f *Factory) CallClients() (func(onEvent func(client.Event), requireKey boo
 	}
 	return func(onEvent func(client.Event), requireKey bool) (*client.Client, error) {
 		if key == "" && requireKey {
-			return nil, &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+			return nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 		}
 		return f.buildClient(&shared, key, func(o *client.Options) {
 			o.Transport = rt

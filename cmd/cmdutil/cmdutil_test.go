@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 func TestIdempotencyKeyFlag(t *testing.T) {
@@ -37,8 +37,8 @@ func TestIdempotencyKeyFlag(t *testing.T) {
 		if (err == nil) != c.ok || (c.ok && mo.IdempotencyKey != c.key) {
 			t.Errorf("%q: %+v, %v", c.args, mo, err)
 		}
-		if err != nil && present.ExitCode(err) != present.ExitUsage {
-			t.Errorf("%q: a bad key must be a usage error, got exit %d", c.args, present.ExitCode(err))
+		if err != nil && output.ExitCode(err) != output.ExitUsage {
+			t.Errorf("%q: a bad key must be a usage error, got exit %d", c.args, output.ExitCode(err))
 		}
 	}
 }
@@ -52,10 +52,10 @@ func TestReadPayloadFromStdin(t *testing.T) {
 		t.Fatalf("%#v %v", body, err)
 	}
 	in.WriteString(`[1, 2]`)
-	if _, err := ReadPayload(f, "-", "marquee"); present.ExitCode(err) != present.ExitUsage {
+	if _, err := ReadPayload(f, "-", "marquee"); output.ExitCode(err) != output.ExitUsage {
 		t.Errorf("a non-object payload: %v", err)
 	}
-	if _, err := ReadPayload(f, "/nonexistent/payload.json", "marquee"); present.ExitCode(err) != present.ExitUsage {
+	if _, err := ReadPayload(f, "/nonexistent/payload.json", "marquee"); output.ExitCode(err) != output.ExitUsage {
 		t.Errorf("a missing file: %v", err)
 	}
 }
@@ -112,7 +112,7 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 			}
 			ios, _, _, _ := iostreams.Test()
 			_, err := ReadPayloadFor(New(ios, nil), path, testSchema)
-			if err == nil || present.ExitCode(err) != present.ExitUsage {
+			if err == nil || output.ExitCode(err) != output.ExitUsage {
 				t.Fatalf("want a usage error, got %v", err)
 			}
 			for _, w := range c.want {
@@ -174,7 +174,7 @@ func TestWaitFlagsAreSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.SetFlags(cmd.Flags())
-	if _, err := w.Options(f); present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), "poll_interval (from flag --poll-interval)") {
+	if _, err := w.Options(f); output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), "poll_interval (from flag --poll-interval)") {
 		t.Errorf("a bad --poll-interval: %v", err)
 	}
 }

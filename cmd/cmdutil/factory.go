@@ -14,7 +14,7 @@ import (
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/reliability"
 	"github.com/fibegg/fibe/internal/statestore"
 )
@@ -53,7 +53,7 @@ func New(ios *iostreams.IOStreams, invocation []string) *Factory {
 // Command is a fibe command line to suggest to the user: args, prefixed
 // with the --api-url and --profile of the current command line so that a
 // pasted suggestion talks to the same API.
-func (f *Factory) Command(args ...string) string { return present.CommandLine(f.Invocation, args...) }
+func (f *Factory) Command(args ...string) string { return output.CommandLine(f.Invocation, args...) }
 
 // SetFlags records the executing command's flags (local and inherited), from
 // which the configuration is resolved.
@@ -80,7 +80,7 @@ func (f *Factory) configLocked() (*config.Config, error) {
 	if err != nil {
 		var inv *config.InvalidError
 		if errors.As(err, &inv) {
-			return nil, present.FlagErrorWrap(err)
+			return nil, output.FlagErrorWrap(err)
 		}
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func (f *Factory) Profile() (string, error) {
 	f.mu.Unlock()
 	name, _, err := config.Profile(fs)
 	if err != nil {
-		return "", present.FlagErrorWrap(err)
+		return "", output.FlagErrorWrap(err)
 	}
 	return name, nil
 }
@@ -164,7 +164,7 @@ func (f *Factory) client(requireKey bool) (*client.Client, error) {
 		return nil, err
 	}
 	if key == "" && requireKey {
-		return nil, &present.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
+		return nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -242,7 +242,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 			PollTimeout:    cfg.WaitTimeout,
 		},
 		TrustedHosts: cfg.TrustedHosts,
-		OnEvent:      present.EventHandler(f.IOStreams, f.Invocation),
+		OnEvent:      output.EventHandler(f.IOStreams, f.Invocation),
 	}
 	opts.Profile, opts.JournalWindow = cfg.Profile, cfg.JournalWindow
 	if cfg.Debug {
@@ -276,7 +276,7 @@ func (f *Factory) stateStore(cfg *config.Config, stateDir string) (reliability.S
 	}
 	s, err := statestore.Open(o)
 	if err != nil {
-		return nil, present.FlagErrorWrap(err)
+		return nil, output.FlagErrorWrap(err)
 	}
 	f.store = s
 	return s, nil

@@ -2,7 +2,7 @@ package cmdutil
 
 import (
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"os"
 	"strings"
 
@@ -127,7 +127,7 @@ func buildBody(ios *iostreams.IOStreams, fields []Field, schema PayloadSchema, b
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
-				return nil, present.FlagErrorf("cannot read --%s: %v", field.Flag, err)
+				return nil, output.FlagErrorf("cannot read --%s: %v", field.Flag, err)
 			}
 			body[field.Key] = string(data)
 		case FieldRef:
@@ -150,7 +150,7 @@ func requireFields(fields []Field, body map[string]any) error {
 			continue
 		}
 		if _, ok := body[field.Key]; !ok {
-			return present.FlagErrorf("--%s is required (or %s in the payload)", field.Flag, field.Required)
+			return output.FlagErrorf("--%s is required (or %s in the payload)", field.Flag, field.Required)
 		}
 	}
 	return nil
@@ -162,5 +162,5 @@ func nothingToChange(fields []Field) error {
 	for i, field := range fields {
 		flags[i] = "--" + field.Flag
 	}
-	return present.FlagErrorf("nothing to change: give %s or -f", strings.Join(flags, ", "))
+	return output.FlagErrorf("nothing to change: give %s or -f", strings.Join(flags, ", "))
 }

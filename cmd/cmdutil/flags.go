@@ -9,7 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -35,7 +35,7 @@ func (m *MutationFlags) Options() (client.MutationOptions, error) {
 	given := m.IdempotencyKey != "" || (m.cmd != nil && m.cmd.Flags().Changed("idempotency-key"))
 	if given {
 		if err := reliability.ValidateIdempotencyKey(m.IdempotencyKey); err != nil {
-			return client.MutationOptions{}, present.FlagErrorf("invalid --idempotency-key: %v", err)
+			return client.MutationOptions{}, output.FlagErrorf("invalid --idempotency-key: %v", err)
 		}
 	}
 	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey, NewKey: m.NewKey}, nil
@@ -89,16 +89,16 @@ func ArgCount(n int, names ...string) cobra.PositionalArgs {
 		}
 		what := strings.Join(names, " ")
 		if len(args) < n {
-			return present.FlagErrorf("%s: missing argument %s", cmd.CommandPath(), what)
+			return output.FlagErrorf("%s: missing argument %s", cmd.CommandPath(), what)
 		}
-		return present.FlagErrorf("%s: expected %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
+		return output.FlagErrorf("%s: expected %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
 	}
 }
 
 // NoArgs rejects positional arguments with a usage error.
 func NoArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return present.FlagErrorf("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+		return output.FlagErrorf("%s: unexpected argument %q", cmd.CommandPath(), args[0])
 	}
 	return nil
 }
@@ -107,7 +107,7 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 func RangeArgs(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < min || len(args) > max {
-			return present.FlagErrorf("%s: expected %d to %d arguments, got %d", cmd.CommandPath(), min, max, len(args))
+			return output.FlagErrorf("%s: expected %d to %d arguments, got %d", cmd.CommandPath(), min, max, len(args))
 		}
 		return nonBlank(cmd, args, nil)
 	}
@@ -126,10 +126,10 @@ func nonBlank(cmd *cobra.Command, args, names []string) error {
 			what = names[i]
 		}
 		if strings.TrimSpace(a) == "" {
-			return present.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
+			return output.FlagErrorf("%s: %s must not be empty", cmd.CommandPath(), what)
 		}
 		if what == "<id|name>" && utf8.RuneCountInString(a) > MaxNameLength {
-			return present.FlagErrorf("%s: %s is %d characters long; a name has at most %d characters",
+			return output.FlagErrorf("%s: %s is %d characters long; a name has at most %d characters",
 				cmd.CommandPath(), what, utf8.RuneCountInString(a), MaxNameLength)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Group makes cmd a command that only holds subcommands: without arguments
@@ -21,9 +21,9 @@ func Group(cmd *cobra.Command) *cobra.Command {
 				cmd.SuggestionsMinimumDistance = 2 // cobra's default at the root
 			}
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-				return present.FlagErrorf("unknown command %q for %q; did you mean %s?", args[0], cmd.CommandPath(), quoteOr(s))
+				return output.FlagErrorf("unknown command %q for %q; did you mean %s?", args[0], cmd.CommandPath(), quoteOr(s))
 			}
-			return present.FlagErrorf("unknown command %q for %q (see %s --help)", args[0], cmd.CommandPath(), cmd.CommandPath())
+			return output.FlagErrorf("unknown command %q for %q (see %s --help)", args[0], cmd.CommandPath(), cmd.CommandPath())
 		}
 		return cmd.Help()
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // FilterFlags are the filter flags of a list command (docs/api.md, Lists).
@@ -49,17 +49,17 @@ func AddFilterFlags(cmd *cobra.Command, f *FilterFlags, plural string, statuses,
 // Validate checks the filters locally (exit 2, nothing sent).
 func (f *FilterFlags) Validate() error {
 	if f.Status != "" && len(f.statuses) > 0 && !slices.Contains(f.statuses, f.Status) {
-		return present.FlagErrorf("invalid --status %q: want one of %s", f.Status, strings.Join(f.statuses, ", "))
+		return output.FlagErrorf("invalid --status %q: want one of %s", f.Status, strings.Join(f.statuses, ", "))
 	}
 	for _, d := range []struct{ flag, value string }{{"--created-after", f.CreatedAfter}, {"--created-before", f.CreatedBefore}} {
 		if d.value != "" && !isISO8601(d.value) {
-			return present.FlagErrorf("invalid %s %q: want an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z", d.flag, d.value)
+			return output.FlagErrorf("invalid %s %q: want an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z", d.flag, d.value)
 		}
 	}
 	if f.Sort != "" {
 		for _, k := range strings.Split(f.Sort, ",") {
 			if key := strings.TrimPrefix(strings.TrimSpace(k), "-"); !slices.Contains(f.sortKeys, key) {
-				return present.FlagErrorf("invalid --sort key %q: want %s, each optionally prefixed with -", k, strings.Join(f.sortKeys, ", "))
+				return output.FlagErrorf("invalid --sort key %q: want %s, each optionally prefixed with -", k, strings.Join(f.sortKeys, ", "))
 			}
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // localConfig is the emulator behind `--api-url local`. Its state lives in a
@@ -29,7 +29,7 @@ func localConfig() (localapi.Config, error) {
 	} {
 		v, err := config.FromEnv(key)
 		if err != nil {
-			return cfg, present.FlagErrorWrap(err)
+			return cfg, output.FlagErrorWrap(err)
 		}
 		set(v)
 	}

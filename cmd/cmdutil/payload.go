@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // maxPayload bounds a -f payload; the API refuses bodies over 1 MiB anyway.
@@ -57,33 +57,33 @@ func ReadPayloadFrom(ios *iostreams.IOStreams, path string, schema PayloadSchema
 	} else {
 		file, err := os.Open(path)
 		if err != nil {
-			return nil, present.FlagErrorf("cannot read payload %s: %v", path, unwrapPathError(err))
+			return nil, output.FlagErrorf("cannot read payload %s: %v", path, unwrapPathError(err))
 		}
 		defer file.Close()
 		r = file
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
 	if err != nil {
-		return nil, present.FlagErrorf("cannot read payload %s: %v", source, unwrapPathError(err))
+		return nil, output.FlagErrorf("cannot read payload %s: %v", source, unwrapPathError(err))
 	}
 	if len(data) > maxPayload {
-		return nil, present.FlagErrorf("payload %s is larger than 1 MiB", source)
+		return nil, output.FlagErrorf("payload %s is larger than 1 MiB", source)
 	}
 	expected := schema.expected()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
-		return nil, present.FlagErrorf("payload %s%s; expected %s", source, syntaxProblem(data, err), expected)
+		return nil, output.FlagErrorf("payload %s%s; expected %s", source, syntaxProblem(data, err), expected)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return nil, present.FlagErrorf("payload %s is %s; expected %s", source, jsonKind(doc), expected)
+		return nil, output.FlagErrorf("payload %s is %s; expected %s", source, jsonKind(doc), expected)
 	}
 	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
 		line, col := position(data, firstNonSpace(data, end))
-		return nil, present.FlagErrorf("payload %s: line %d, column %d: more data after the JSON object; expected %s", source, line, col, expected)
+		return nil, output.FlagErrorf("payload %s: line %d, column %d: more data after the JSON object; expected %s", source, line, col, expected)
 	}
 	if obj, err = schema.unwrap(source, obj); err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (s PayloadSchema) unwrap(source string, obj map[string]any) (map[string]any
 	}
 	inner, isObj := raw.(map[string]any)
 	if !isObj {
-		return nil, present.FlagErrorf("payload %s: %q is %s; expected a JSON object of %s fields", source, s.Wrapper, jsonKind(raw), s.Wrapper)
+		return nil, output.FlagErrorf("payload %s: %q is %s; expected a JSON object of %s fields", source, s.Wrapper, jsonKind(raw), s.Wrapper)
 	}
 	if len(obj) > 1 {
 		var rest []string
@@ -133,7 +133,7 @@ func (s PayloadSchema) unwrap(source string, obj map[string]any) (map[string]any
 			}
 		}
 		sort.Strings(rest)
-		return nil, present.FlagErrorf("payload %s has both a %q object and top-level %s: put every field inside %q, or drop the wrapper",
+		return nil, output.FlagErrorf("payload %s has both a %q object and top-level %s: put every field inside %q, or drop the wrapper",
 			source, s.Wrapper, fieldList(rest, "field", "fields"), s.Wrapper)
 	}
 	return inner, nil
@@ -153,7 +153,7 @@ func (s PayloadSchema) applyAliases(source string, obj map[string]any) error {
 		}
 		field := s.Aliases[alias]
 		if _, both := obj[field]; both {
-			return present.FlagErrorf("payload %s has both %q and %q, which mean the same: keep one", source, alias, field)
+			return output.FlagErrorf("payload %s has both %q and %q, which mean the same: keep one", source, alias, field)
 		}
 		if str, isStr := v.(string); isStr {
 			v = IDOrName(str)
@@ -277,7 +277,7 @@ func ParseEnv(pairs []string) (map[string]string, error) {
 	for _, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || k == "" {
-			return nil, present.FlagErrorf("invalid --env %q: expected KEY=VALUE", p)
+			return nil, output.FlagErrorf("invalid --env %q: expected KEY=VALUE", p)
 		}
 		env[k] = v
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Prepare validates a mutation's flags and returns what the call needs:
@@ -72,10 +72,10 @@ func AddListFlags(cmd *cobra.Command, l *ListFlags) {
 // Validate rejects negative pages and --all with --page.
 func (l *ListFlags) Validate(cmd *cobra.Command) error {
 	if l.Page < 0 || l.PerPage < 0 {
-		return present.FlagErrorf("--page and --per-page must be positive")
+		return output.FlagErrorf("--page and --per-page must be positive")
 	}
 	if l.All && cmd.Flags().Changed("page") {
-		return present.FlagErrorf("--all and --page cannot be used together")
+		return output.FlagErrorf("--all and --page cannot be used together")
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Seams are what a command's run function needs from its surroundings: the
@@ -38,7 +38,7 @@ func (f *Factory) Seams() Seams {
 // CommandLine is Command, or the plain command line when there is none.
 func (s Seams) CommandLine(args ...string) string {
 	if s.Command == nil {
-		return present.CommandLine(nil, args...)
+		return output.CommandLine(nil, args...)
 	}
 	return s.Command(args...)
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // widget is a resource that exists only in these tests: adding it takes
@@ -32,7 +32,7 @@ var widgetFields = []Field{
 	{Flag: "name", Key: "name", Help: "Name", Required: `"name"`},
 	{Flag: "size", Key: "size", Help: "Size", Kind: FieldInt, Check: func(n int) error {
 		if n < 1 {
-			return present.FlagErrorf("--size must be positive")
+			return output.FlagErrorf("--size must be positive")
 		}
 		return nil
 	}},
@@ -89,7 +89,7 @@ func TestCreateSpecBody(t *testing.T) {
 		{map[string]any{"name": "n", "shop": "s", "secret-file": filepath.Join(dir, "missing")}, "cannot read --secret-file"},
 	} {
 		got.File, got.Values = "", c.values
-		if _, err := CreateBody(got); present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), c.want) {
+		if _, err := CreateBody(got); output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.values, err, c.want)
 		}
 	}
@@ -210,7 +210,7 @@ func TestCreateAndUpdateSpecRun(t *testing.T) {
 		t.Errorf("update: %q (%v)", out, err)
 	}
 	err = UpdateRun(ctx, &UpdateOptions[widget]{Seams: seams, Spec: uspec, Ref: "w1"})
-	if present.ExitCode(err) != present.ExitUsage || err.Error() != "nothing to change: give --name, --size or -f" {
+	if output.ExitCode(err) != output.ExitUsage || err.Error() != "nothing to change: give --name, --size or -f" {
 		t.Errorf("update without a change: %v", err)
 	}
 }

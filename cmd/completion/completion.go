@@ -17,7 +17,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Shells lists the supported shells and the file each script is written to.
@@ -76,7 +76,7 @@ func run(opts *Options) error {
 	if opts.IO.JSON() {
 		// A script is not a JSON document; printing it would break the
 		// promise --json makes to whoever reads stdout.
-		return present.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
+		return output.FlagErrorf("fibe completion prints a shell script: --json and --jq do not apply")
 	}
 	if opts.Dir != "" {
 		return GenerateDir(opts.Root, opts.Dir)
@@ -98,7 +98,7 @@ func Generate(root *cobra.Command, shell string, w interface{ Write([]byte) (int
 	case "powershell":
 		err = root.GenPowerShellCompletionWithDesc(&buf)
 	default:
-		return present.FlagErrorf("unsupported shell %q: use bash, zsh, fish or powershell", shell)
+		return output.FlagErrorf("unsupported shell %q: use bash, zsh, fish or powershell", shell)
 	}
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 	"github.com/fibegg/fibe/cmd/completion"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // isolate points the configuration at a temporary home, with apiURL.
@@ -86,8 +86,8 @@ func TestBadRequestsAreUsageErrors(t *testing.T) {
 		tree := cmd.NewCmdRoot(f)
 		tree.SetArgs(c.args)
 		err := cmd.Execute(context.Background(), tree)
-		if present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v (exit %d), want %q", c.args, err, present.ExitCode(err), c.want)
+		if output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v (exit %d), want %q", c.args, err, output.ExitCode(err), c.want)
 		}
 		if out.Len() != 0 {
 			t.Errorf("%q: stdout %q", c.args, out)

@@ -10,7 +10,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // isolate gives the test its own config directory and no FIBE_* settings.
@@ -110,8 +110,8 @@ func TestBadInput(t *testing.T) {
 		{"config", "set", "timeout"},
 	} {
 		out, _, err := fibe(args...)
-		if present.ExitCode(err) != present.ExitUsage || out != "" {
-			t.Errorf("%q: %v (exit %d), stdout %q", args, err, present.ExitCode(err), out)
+		if output.ExitCode(err) != output.ExitUsage || out != "" {
+			t.Errorf("%q: %v (exit %d), stdout %q", args, err, output.ExitCode(err), out)
 		}
 		if err != nil && (strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "goroutine")) {
 			t.Errorf("%q: not one line: %q", args, err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // GetOptions are the inputs of `fibe config get`.
@@ -30,7 +30,7 @@ func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
 			if _, ok := config.Lookup(opts.Key); !ok {
-				return present.FlagErrorf("unknown config key %q", opts.Key)
+				return output.FlagErrorf("unknown config key %q", opts.Key)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

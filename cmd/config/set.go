@@ -8,7 +8,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/config"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // SetOptions are the inputs of `fibe config set`.
@@ -51,7 +51,7 @@ func setRun(opts *SetOptions) error {
 	if err != nil {
 		var inv *config.InvalidError
 		if errors.As(err, &inv) {
-			return present.FlagErrorWrap(err)
+			return output.FlagErrorWrap(err)
 		}
 		return err
 	}

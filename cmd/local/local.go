@@ -16,7 +16,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // NewCmdLocal is the `fibe local` group.
@@ -87,13 +87,13 @@ Stop it with Ctrl-C.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Speed <= 0 {
-				return present.FlagErrorf("--speed must be positive")
+				return output.FlagErrorf("--speed must be positive")
 			}
 			if opts.RateLimit < 0 {
-				return present.FlagErrorf("--rate-limit must be 0 or more")
+				return output.FlagErrorf("--rate-limit must be 0 or more")
 			}
 			if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
-				return present.FlagErrorf("invalid --addr %q: want HOST:PORT", opts.Addr)
+				return output.FlagErrorf("invalid --addr %q: want HOST:PORT", opts.Addr)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -129,7 +129,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		AsyncCreate: opts.AsyncCreate,
 	})
 	if err != nil {
-		return present.FlagErrorf("%v", err)
+		return output.FlagErrorf("%v", err)
 	}
 	defer srv.Close()
 

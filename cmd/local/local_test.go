@@ -10,7 +10,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // serve runs serveRun on a free loopback port until the test cancels it;
@@ -117,14 +117,14 @@ func TestServeBadFlags(t *testing.T) {
 		cmd.SetArgs(c.args)
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
 		err := cmd.Execute()
-		if present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), c.want) || ran {
-			t.Errorf("%q: %v (exit %d, ran %v), want %q", c.args, err, present.ExitCode(err), ran, c.want)
+		if output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), c.want) || ran {
+			t.Errorf("%q: %v (exit %d, ran %v), want %q", c.args, err, output.ExitCode(err), ran, c.want)
 		}
 	}
 	// A chaos spec the emulator cannot read is a usage error too.
 	ios, _, out, _ := iostreams.Test()
 	err := serveRun(context.Background(), &ServeOptions{IO: ios, Addr: "127.0.0.1:0", Speed: 1, StatusURL: "default", Chaos: "gremlins"})
-	if present.ExitCode(err) != present.ExitUsage || out.Len() != 0 {
-		t.Errorf("--chaos gremlins: %v (exit %d), stdout %q", err, present.ExitCode(err), out)
+	if output.ExitCode(err) != output.ExitUsage || out.Len() != 0 {
+		t.Errorf("--chaos gremlins: %v (exit %d), stdout %q", err, output.ExitCode(err), out)
 	}
 }

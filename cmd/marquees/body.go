@@ -2,7 +2,7 @@ package marquees
 
 import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // fields are the marquee attributes create and update share; nameHelp
@@ -19,7 +19,7 @@ func fields(nameHelp, requiredName, requiredHost string) []cmdutil.Field {
 
 func checkPort(port int) error {
 	if port <= 0 || port > 65535 {
-		return present.FlagErrorf("--port must be between 1 and 65535")
+		return output.FlagErrorf("--port must be between 1 and 65535")
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -120,8 +120,8 @@ func TestListFlagsAreCheckedFirst(t *testing.T) {
 		cmd := NewCmdList(cmdutil.New(ios, nil), func(context.Context, *ListOptions) error { ran = true; return nil })
 		cmd.SetArgs(args)
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		if err := cmd.Execute(); present.ExitCode(err) != present.ExitUsage || ran {
-			t.Errorf("%q: %v (exit %d, ran %v)", args, err, present.ExitCode(err), ran)
+		if err := cmd.Execute(); output.ExitCode(err) != output.ExitUsage || ran {
+			t.Errorf("%q: %v (exit %d, ran %v)", args, err, output.ExitCode(err), ran)
 		}
 	}
 }
@@ -141,8 +141,8 @@ func TestGetRun(t *testing.T) {
 			t.Errorf("%q not in the card:\n%s", want, e.out)
 		}
 	}
-	if err := get("nope"); present.ExitCode(err) != present.ExitNotFound {
-		t.Errorf("get nope: %v (exit %d)", err, present.ExitCode(err))
+	if err := get("nope"); output.ExitCode(err) != output.ExitNotFound {
+		t.Errorf("get nope: %v (exit %d)", err, output.ExitCode(err))
 	}
 	e.IO.SetJSON(true)
 	if err := get("prod-eu"); err != nil {
@@ -221,12 +221,12 @@ func TestBadBodiesSendNothing(t *testing.T) {
 		{map[string]any{"name": "x", "host": "h", "ssh-key-file": filepath.Join(t.TempDir(), "missing")}, "cannot read --ssh-key-file"},
 	} {
 		err := cmdutil.CreateRun(ctx, &CreateOptions{Seams: e.Seams, Spec: createSpec, BodyFlags: cmdutil.BodyFlags{Values: c.values}})
-		if present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), c.want) {
+		if output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("create %v: %v, want %q", c.values, err, c.want)
 		}
 	}
 	err := cmdutil.UpdateRun(ctx, &UpdateOptions{Seams: e.Seams, Spec: updateSpec(nil), Ref: "local"})
-	if present.ExitCode(err) != present.ExitUsage || err.Error() != "nothing to change: give --name, --host, --port, --user, --ssh-key-file or -f" {
+	if output.ExitCode(err) != output.ExitUsage || err.Error() != "nothing to change: give --name, --host, --port, --user, --ssh-key-file or -f" {
 		t.Errorf("update without changes: %v", err)
 	}
 	if got := e.srv.Stats().Mutations; got != before {
@@ -253,8 +253,8 @@ func TestAsyncCommandsRun(t *testing.T) {
 	}
 	e.reset()
 	err := testConnectionRun(ctx, &RefOptions{Seams: e.Seams, Ref: "gone"})
-	if present.ExitCode(err) != present.ExitError || e.out.Len() != 0 || !strings.Contains(err.Error(), "no such host") {
-		t.Errorf("unreachable: %v (exit %d), stdout %q", err, present.ExitCode(err), e.out)
+	if output.ExitCode(err) != output.ExitError || e.out.Len() != 0 || !strings.Contains(err.Error(), "no such host") {
+		t.Errorf("unreachable: %v (exit %d), stdout %q", err, output.ExitCode(err), e.out)
 	}
 
 	e.reset()
@@ -305,7 +305,7 @@ func TestDeleteRun(t *testing.T) {
 		t.Errorf("delete: %q", e.out)
 	}
 	e.reset()
-	if err := cmdutil.GetRun(ctx, &GetOptions{Seams: e.Seams, Spec: getSpec(nil), Ref: "unpaid"}); present.ExitCode(err) != present.ExitNotFound {
+	if err := cmdutil.GetRun(ctx, &GetOptions{Seams: e.Seams, Spec: getSpec(nil), Ref: "unpaid"}); output.ExitCode(err) != output.ExitNotFound {
 		t.Errorf("get after delete: %v", err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/mcpinstall"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // InstallOptions are the inputs of `fibe mcp install` and `uninstall`.
@@ -101,7 +101,7 @@ func NewCmdUninstall(f *cmdutil.Factory, runF func(context.Context, *InstallOpti
 // complete checks the flags and fills in the machine.
 func (o *InstallOptions) complete() error {
 	if o.Client == "" {
-		return present.FlagErrorf("--client is required: one of %s", strings.Join(mcpinstall.Clients, ", "))
+		return output.FlagErrorf("--client is required: one of %s", strings.Join(mcpinstall.Clients, ", "))
 	}
 	if o.Env.GOOS == "" {
 		o.Env.GOOS = runtime.GOOS
@@ -130,7 +130,7 @@ func (o *InstallOptions) target() (mcpinstall.Target, error) {
 	t, err := mcpinstall.Locate(o.Client, o.Scope, o.Env)
 	var ue *mcpinstall.UsageError
 	if errors.As(err, &ue) {
-		return t, present.FlagErrorf("%v", err)
+		return t, output.FlagErrorf("%v", err)
 	}
 	return t, err
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 type env struct {
@@ -167,7 +167,7 @@ func TestServeFlags(t *testing.T) {
 		cmd.SetArgs(c.args)
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
 		err := cmd.Execute()
-		if present.ExitCode(err) != present.ExitUsage || !strings.Contains(err.Error(), c.want) || ran {
+		if output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), c.want) || ran {
 			t.Errorf("%q: %v (ran %v), want %q", c.args, err, ran, c.want)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/mcpserver"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // ServeOptions are the inputs of `fibe mcp serve`.
@@ -59,15 +59,15 @@ need "confirm": true in their arguments unless --yes.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.HTTP == "" && (opts.AllowRemote || opts.Token != "") {
-				return present.FlagErrorf("--token and --allow-remote need --http")
+				return output.FlagErrorf("--token and --allow-remote need --http")
 			}
 			if opts.HTTP != "" {
 				host, _, err := net.SplitHostPort(opts.HTTP)
 				if err != nil {
-					return present.FlagErrorf("invalid --http %q: want HOST:PORT", opts.HTTP)
+					return output.FlagErrorf("invalid --http %q: want HOST:PORT", opts.HTTP)
 				}
 				if !opts.AllowRemote && !mcpserver.LoopbackHost(host) {
-					return present.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
+					return output.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
 				}
 				cfg, err := f.Config() // --token, else FIBE_MCP_TOKEN (setting mcp_token)
 				if err != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // ForgetOptions are the inputs of `fibe ops forget`.
@@ -33,7 +33,7 @@ request is sent.`,
 				opts.Key = args[0]
 			}
 			if opts.All == (opts.Key != "") {
-				return present.FlagErrorf("%s: give a key or --all (not both)", cmd.CommandPath())
+				return output.FlagErrorf("%s: give a key or --all (not both)", cmd.CommandPath())
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

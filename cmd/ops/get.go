@@ -11,7 +11,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // GetOptions are the inputs of `fibe ops get`.
@@ -23,10 +23,10 @@ type GetOptions struct {
 // Status is the JSON form of one look at an operation, the same whatever
 // shape (current or older) the server answered with.
 type Status struct {
-	RequestID string             `json:"request_id"`
-	Status    string             `json:"status"`
-	Result    json.RawMessage    `json:"result,omitempty"`
-	Error     *present.ErrorBody `json:"error,omitempty"`
+	RequestID string            `json:"request_id"`
+	Status    string            `json:"status"`
+	Result    json.RawMessage   `json:"result,omitempty"`
+	Error     *output.ErrorBody `json:"error,omitempty"`
 }
 
 // NewCmdGet builds `fibe ops get <request-id>`.
@@ -101,7 +101,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 func statusDoc(id string, st *client.AsyncStatus) Status {
 	doc := Status{RequestID: firstNonEmpty(st.RequestID, id), Status: st.Status, Result: st.Result}
 	if st.Err != nil {
-		b := present.ErrorBodyOf(st.Err)
+		b := output.ErrorBodyOf(st.Err)
 		doc.Error = &b
 	}
 	return doc

@@ -12,7 +12,7 @@ import (
 	"github.com/fibegg/fibe/cmd/playgrounds"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // requestIDPattern is what a request id may look like (req_5c1d): it is
@@ -29,7 +29,7 @@ func validRequestID(id string) error {
 	if len(shown) > 40 {
 		shown = shown[:40] + "…"
 	}
-	return present.FlagErrorf("invalid request id %q: expected an id like req_5c1d (at most 128 letters, digits, '_', '-', '.' or ':')", shown)
+	return output.FlagErrorf("invalid request id %q: expected an id like req_5c1d (at most 128 letters, digits, '_', '-', '.' or ':')", shown)
 }
 
 // printResult prints an operation's result for people, as the command that

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // Each kind of result gets the card its own command prints, never a JSON dump.
@@ -48,8 +48,8 @@ func TestValidRequestID(t *testing.T) {
 		if (err == nil) != ok {
 			t.Errorf("%q: %v", id, err)
 		}
-		if err != nil && present.ExitCode(err) != present.ExitUsage {
-			t.Errorf("%q: exit %d", id, present.ExitCode(err))
+		if err != nil && output.ExitCode(err) != output.ExitUsage {
+			t.Errorf("%q: exit %d", id, output.ExitCode(err))
 		}
 	}
 }

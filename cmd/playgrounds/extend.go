@@ -9,7 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // ExtendOptions are the inputs of `fibe playgrounds extend`.
@@ -35,7 +35,7 @@ platform's default extension (24 hours).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if cmd.Flags().Changed("hours") && opts.Hours <= 0 {
-				return present.FlagErrorf("--hours must be positive")
+				return output.FlagErrorf("--hours must be positive")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/stream"
 )
 
@@ -40,10 +40,10 @@ async operation). With --follow the lines stream live until Ctrl-C; with
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if opts.Tail < 0 {
-				return present.FlagErrorf("--tail must be 0 or more")
+				return output.FlagErrorf("--tail must be 0 or more")
 			}
 			if opts.Follow && opts.Wait.NoWait {
-				return present.FlagErrorf("--follow and --no-wait cannot be used together")
+				return output.FlagErrorf("--follow and --no-wait cannot be used together")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -150,7 +150,7 @@ func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 	})
 	if client.IsCancelled(err) {
 		// Ctrl-C is how a followed stream ends: exit 130, no error line.
-		return &present.StoppedError{Err: err}
+		return &output.StoppedError{Err: err}
 	}
 	return err
 }

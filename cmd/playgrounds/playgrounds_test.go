@@ -13,7 +13,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // setup serves an emulator on 127.0.0.1 and returns a Factory pointed at
@@ -77,7 +77,7 @@ func TestDeleteRequiresYesWhenNotInteractive(t *testing.T) {
 	}
 	before := srv.Stats().Mutations
 	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Seams: f.Seams(), Spec: cmdutil.DeleteSpec{Noun: "playground"}, Ref: "keep"})
-	if present.ExitCode(err) != present.ExitUsage {
+	if output.ExitCode(err) != output.ExitUsage {
 		t.Fatalf("delete without --yes: %v", err)
 	}
 	if srv.Stats().Mutations != before {
@@ -108,11 +108,11 @@ func TestCreateFlagsBecomeTheBody(t *testing.T) {
 
 	got.File = ""
 	delete(got.Values, "name")
-	if _, err := cmdutil.CreateBody(got); present.ExitCode(err) != present.ExitUsage {
+	if _, err := cmdutil.CreateBody(got); output.ExitCode(err) != output.ExitUsage {
 		t.Errorf("missing --name: %v", err)
 	}
 	got.Values["name"], got.Values["env"] = "x", []string{"novalue"}
-	if _, err := cmdutil.CreateBody(got); present.ExitCode(err) != present.ExitUsage {
+	if _, err := cmdutil.CreateBody(got); output.ExitCode(err) != output.ExitUsage {
 		t.Errorf("bad --env: %v", err)
 	}
 }
@@ -123,7 +123,7 @@ func TestWaitForValidatesStatus(t *testing.T) {
 	cmd := NewCmdWait(f, func(context.Context, *WaitOptions) error { ran = true; return nil })
 	cmd.SetArgs([]string{"x", "--for", "sleeping"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	if err := cmd.Execute(); present.ExitCode(err) != present.ExitUsage || ran {
+	if err := cmd.Execute(); output.ExitCode(err) != output.ExitUsage || ran {
 		t.Errorf("--for sleeping: %v (ran %v)", err, ran)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/stream"
 )
 
@@ -59,7 +59,7 @@ or session expired, 130 interrupted).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n >= 0 {
 				if n != 1 {
-					return present.FlagErrorf("expected <id|name> before --")
+					return output.FlagErrorf("expected <id|name> before --")
 				}
 				return nil
 			}
@@ -69,16 +69,16 @@ or session expired, 130 interrupted).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if strings.TrimSpace(opts.Ref) == "" {
-				return present.FlagErrorf("<id|name> is blank")
+				return output.FlagErrorf("<id|name> is blank")
 			}
 			if n := cmd.ArgsLenAtDash(); n >= 0 {
 				opts.Command = args[n:]
 				if strings.TrimSpace(strings.Join(opts.Command, "")) == "" {
-					return present.FlagErrorf("no command after --")
+					return output.FlagErrorf("no command after --")
 				}
 			}
 			if cmd.Flags().Changed("service") && strings.TrimSpace(opts.Service) == "" {
-				return present.FlagErrorf("--service is blank")
+				return output.FlagErrorf("--service is blank")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -119,13 +119,13 @@ func shellRun(ctx context.Context, opts *ShellOptions) error {
 	}
 	switch {
 	case client.IsCancelled(err):
-		return &present.StoppedError{Err: err} // interrupted: exit 130, no error line
+		return &output.StoppedError{Err: err} // interrupted: exit 130, no error line
 	case err != nil:
 		return err
 	case left || code == 0:
 		return nil
 	}
-	return &present.StoppedError{Err: remoteExit{code: code}}
+	return &output.StoppedError{Err: remoteExit{code: code}}
 }
 
 // renewedLine is the one dim line a renewed session gets.

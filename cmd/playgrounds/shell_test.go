@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/stream"
 )
 
@@ -47,8 +47,8 @@ func TestShellRunLineSessionAndCommand(t *testing.T) {
 	out.Reset()
 	f.IOStreams.In = strings.NewReader("echo hi\nexit 3\n")
 	err := shellRun(ctx, &ShellOptions{Factory: f, Ref: "shu"})
-	if out.String() != "hi\n" || present.ExitCode(err) != 3 {
-		t.Fatalf("stdout %q, err %v (exit %d)", out, err, present.ExitCode(err))
+	if out.String() != "hi\n" || output.ExitCode(err) != 3 {
+		t.Fatalf("stdout %q, err %v (exit %d)", out, err, output.ExitCode(err))
 	}
 	out.Reset()
 	err = shellRun(ctx, &ShellOptions{Factory: f, Ref: "shu", Service: "worker", Command: []string{"ls"}})

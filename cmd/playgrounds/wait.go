@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // WaitOptions are the inputs of `fibe playgrounds wait`.
@@ -35,7 +35,7 @@ PLAYGROUND_TERMINAL_STATE (exit 11) and prints the reasons.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if !waitable[opts.For] {
-				return present.FlagErrorf("invalid --for %q: one of running, stopped", opts.For)
+				return output.FlagErrorf("invalid --for %q: one of running, stopped", opts.For)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 type ctxKey struct{}
@@ -55,8 +55,8 @@ func errorOf(err error) *errorView {
 	if err == nil {
 		return nil
 	}
-	body := present.ErrorBodyOf(err)
-	v := &errorView{Code: body.Code, RequestID: body.RequestID, line: oneLine(present.ErrorLine(err))}
+	body := output.ErrorBodyOf(err)
+	v := &errorView{Code: body.Code, RequestID: body.RequestID, line: oneLine(output.ErrorLine(err))}
 	switch r := body.Resume; {
 	case r == nil:
 	case r.WaitRequestID != "":

@@ -3,7 +3,7 @@
 // a spinner or a prompt may be used, and how tables, detail views and JSON
 // (with a --jq filter) are written. It knows nothing of the Fibe API: the
 // wording of errors, exit codes and the progress of API operations live
-// in package present, which drives these primitives.
+// in package output, which drives these primitives.
 //
 // Keeping those decisions in one place is what lets the rest of the command
 // line stay honest about the two audiences it serves. A person at a terminal

@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/present"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // CodeInvalidArgument is the code of a value the input schema cannot judge.
@@ -63,7 +63,7 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 	if mErr != nil {
 		data = []byte(`{"error":{"code":"ERROR","message":"unprintable error"}}`)
 	}
-	line := present.ErrorLine(err)
+	line := output.ErrorLine(err)
 	var ae *argError
 	if errors.As(err, &ae) {
 		line = CodeInvalidArgument + ": " + strings.Join(strings.Fields(ae.Error()), " ")
@@ -79,11 +79,11 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 	return res
 }
 
-// errorDocument is {"error": {...}}: present.ErrorBodyOf's fields, with
-// "resume" (what present says resumes it) worded as the tool call that
+// errorDocument is {"error": {...}}: output.ErrorBodyOf's fields, with
+// "resume" (what output says resumes it) worded as the tool call that
 // does, or null.
 func errorDocument(tool string, args json.RawMessage, err error) map[string]any {
-	eb := present.ErrorBodyOf(err)
+	eb := output.ErrorBodyOf(err)
 	body := map[string]any{}
 	if data, mErr := json.Marshal(eb); mErr == nil {
 		_ = json.Unmarshal(data, &body)

@@ -1,4 +1,4 @@
-// Package present is how the fibe command line shows the things of the
+// Package output is how the fibe command line shows the things of the
 // Fibe API on the terminal that package iostreams drives: errors (one
 // human line with hints, or the JSON error document of docs/contract.md §9), the
 // exit code each error becomes, the progress of an API operation from the
@@ -8,4 +8,4 @@
 // the reliability contract, read from the same rules table as the hints;
 // PrintError is the single place an error is rendered, and ErrorBodyOf the
 // single builder of the JSON error document (the MCP server uses it too).
-package present
+package output
