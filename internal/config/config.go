@@ -125,6 +125,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.MaxRetries = c.values["max_retries"].typed.(int)
 	c.WaitTimeout = c.dur("wait_timeout")
 	c.PollInterval = c.dur("poll_interval")
+	c.scaleLocalPolls()
 	c.TrustedHosts, _ = c.values["trusted_hosts"].typed.([]string)
 	c.StateStore = c.str("state_store")
 	c.JournalWindow = c.dur("journal_window")
@@ -132,6 +133,23 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.NoKeyring = c.values["no_keyring"].typed.(bool)
 	c.MCPToken = c.str("mcp_token")
 	return c, nil
+}
+
+// scaleLocalPolls divides the default poll interval by FIBE_LOCAL_SPEED
+// for the embedded API: its operations take a speed-th of their time, and
+// polling them every second would make a rollout wait a second whatever the
+// speed. A poll interval given by the user is kept as given.
+func (c *Config) scaleLocalPolls() {
+	speed, _ := c.values["local_speed"].typed.(float64)
+	pv := c.values["poll_interval"]
+	if !c.Local() || speed <= 1 || pv.Source != "default" {
+		return
+	}
+	c.PollInterval = time.Duration(float64(c.PollInterval) / speed)
+	pv.Value = c.PollInterval.String()
+	pv.Source = "default ÷ FIBE_LOCAL_SPEED"
+	pv.typed = c.PollInterval
+	c.values[pv.Key] = pv
 }
 
 func (c *Config) str(key string) string        { s, _ := c.values[key].typed.(string); return s }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -125,5 +126,68 @@ func TestSetWritesProfiles(t *testing.T) {
 	}
 	if _, err := Set("bad profile!", "timeout", "3s"); !errors.As(err, &inv) {
 		t.Errorf("bad profile name: %v", err)
+	}
+}
+
+// FIBE_LOCAL_SPEED divides the default poll interval of the embedded API
+// (README "Try it locally": every simulated duration ÷ speed), and nothing
+// else: a poll interval the user gave, or a real API, keeps its value.
+func TestLocalSpeedScalesTheDefaultPollInterval(t *testing.T) {
+	isolate(t)
+	t.Setenv("FIBE_LOCAL_SPEED", "10")
+	c, err := Load(flags(t, "--api-url", "local"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PollInterval != 100*time.Millisecond {
+		t.Errorf("local at speed 10: poll interval %s, want 100ms", c.PollInterval)
+	}
+	if v, _ := c.Get("poll_interval"); v.Value != "100ms" || !strings.Contains(v.Source, "FIBE_LOCAL_SPEED") {
+		t.Errorf("config list shows %+v", v)
+	}
+	c, err = Load(flags(t, "--api-url", "local", "--poll-interval", "2s"))
+	if err != nil || c.PollInterval != 2*time.Second {
+		t.Errorf("--poll-interval 2s at speed 10: %v %v", c.PollInterval, err)
+	}
+	c, err = Load(flags(t, "--api-url", "https://fibe.example.test"))
+	if err != nil || c.PollInterval != time.Second {
+		t.Errorf("a real API at FIBE_LOCAL_SPEED=10: %v %v", c.PollInterval, err)
+	}
+}
+
+// The README's configuration table is one table with one row per setting.
+func TestREADMEConfigTableListsEachSettingOnce(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "| flag | env | config key | default |")
+	if !ok {
+		t.Fatal("README: no configuration table")
+	}
+	var rows []string
+	blank := false // a blank line seen after the header
+	for _, line := range strings.Split(rest, "\n")[1:] {
+		if strings.TrimSpace(line) == "" {
+			blank = true
+			continue
+		}
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		if blank {
+			t.Errorf("README config table is split by a blank line before %s", line)
+		}
+		rows = append(rows, line)
+	}
+	table := strings.Join(rows, "\n")
+	for _, s := range Settings {
+		name := s.Env
+		if name == "" {
+			continue
+		}
+		if n := strings.Count(table, "`"+name+"`"); n != 1 {
+			t.Errorf("README config table: %s in %d rows, want 1", name, n)
+		}
 	}
 }
