@@ -118,8 +118,8 @@ func TestPresenterFromErrorData(t *testing.T) {
 			err: &client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "build failed", RequestID: "req_1", Async: true,
 				Details: map[string]any{"reason": "image_pull_failed", "step": "build", "service": "web"}},
 			exit:  11,
-			want:  []string{"  step: build\n  reason: image_pull_failed\n  service: web\n"},
-			lines: 4,
+			want:  []string{"  Failed step: build; reason: image_pull_failed\n  service: web\n"},
+			lines: 3,
 		},
 		{
 			name: "circuit open on a poll: resume by request id",

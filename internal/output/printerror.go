@@ -115,7 +115,7 @@ func PrintError(s *iostreams.IOStreams, err error, invocation []string, operatio
 	if client.IsCancelled(err) && s.IsStderrTTY() {
 		b.WriteString("\r") // write over the "^C" the terminal echoed
 	}
-	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(errorLine(err)))
+	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(failureHeadline(err)))
 	for _, line := range errorHints(err, invocation, operation) {
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
@@ -190,7 +190,10 @@ func errorHints(err error, invocation []string, operation string) []string {
 	r := ruleOf(ce)
 	h := &hinter{err: ce, invocation: invocation}
 	var hints []string
-	if r.details {
+	switch {
+	case r.details && (ce.Async || ce.Code == client.CodeTerminalState):
+		hints = append(hints, failureLines(ce, h)...)
+	case r.details:
 		hints = append(hints, detailLines(ce.Details)...)
 	}
 	if r.hints != nil {

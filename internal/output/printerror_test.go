@@ -27,7 +27,7 @@ func TestPrintErrorAsyncFailureDetails(t *testing.T) {
 	PrintError(ios, &client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "build failed", RequestID: "req_1", Async: true,
 		Details: map[string]any{"reason": "image_pull_failed", "step": "build", "service": "web"}}, nil, "")
 	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
-	if len(lines) != 4 || lines[1] != "  step: build" || lines[2] != "  reason: image_pull_failed" || lines[3] != "  service: web" {
+	if len(lines) != 3 || lines[1] != "  Failed step: build; reason: image_pull_failed" || lines[2] != "  service: web" {
 		t.Errorf("details not in order (step, reason, rest):\n%s", errOut)
 	}
 }
@@ -109,5 +109,67 @@ func TestRetryCommandNeverPrintsAPIKey(t *testing.T) {
 		}
 		mustHave(t, errOut.String(), "Retry it safely with: fibe pg restart x --idempotency-key k1",
 			"Pass the same API key again")
+	}
+}
+
+// A build failure as the emulator's broken playspec reports it (the async
+// error's details, as JSON decodes them): each fact once, the suggestion
+// whole, at most six lines; --json keeps every field.
+func TestPrintErrorBuildFailureIsShort(t *testing.T) {
+	const suggestion = "check the image name and the registry credentials of the playspec, then roll out again; the registry answered 401 to the pull of every tag it was asked for"
+	doc := `{"build_statuses":[{"service":"web","status":"failed","error":"image_pull_failed: pull access denied for registry.fibe.test/broken/web:latest"},{"service":"db","status":"skipped"}],
+	"error_details":{"image":"registry.fibe.test/broken/web:latest","reason":"image_pull_failed","service":"web","step":"build"},
+	"error_message":"Build failed: could not pull image registry.fibe.test/broken/web:latest","error_step":"build","error_step_label":"Building images",
+	"failure_diagnostics":{"image":"registry.fibe.test/broken/web:latest","log_tail":["Pulling web...","Error response from daemon: pull access denied"],"reason":"image_pull_failed","service":"web","step":"build","suggestion":"` + suggestion + `"},
+	"id":3,"playground":"br","playground_id":3,"reason":"image_pull_failed","service":"web","state_reason":"image_pull_failed","state_reasons":["image_pull_failed","build_failed"],"status":"error","step":"build"}`
+	var details map[string]any
+	if err := json.Unmarshal([]byte(doc), &details); err != nil {
+		t.Fatal(err)
+	}
+	e := &client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "Build failed: could not pull image registry.fibe.test/broken/web:latest",
+		RequestID: "req_1", Async: true, Details: details}
+
+	ios, _, _, errOut := iostreams.Test()
+	PrintError(ios, e, []string{"--api-url", "local", "pg", "rollout", "br"}, "rollout")
+	text := errOut.String()
+	if n := strings.Count(strings.TrimSpace(text), "\n") + 1; n > 6 {
+		t.Errorf("%d lines, want at most 6:\n%s", n, text)
+	}
+	for fact, want := range map[string]int{
+		"image_pull_failed": 1, "build_failed": 1, "Building images": 1, "step": 1, suggestion: 1,
+		"Build failed: could not pull image": 1, "pull access denied": 1, "db skipped": 1,
+		"fibe --api-url local pg status br": 1,
+	} {
+		if got := strings.Count(text, fact); got != want {
+			t.Errorf("%q %d times, want %d:\n%s", fact, got, want, text)
+		}
+	}
+
+	ios, _, _, errOut = iostreams.Test()
+	ios.SetJSON(true)
+	PrintError(ios, e, nil, "rollout")
+	var got ErrorJSON
+	if err := json.Unmarshal(errOut.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Error.Details) != len(details) {
+		t.Errorf("--json details: %d fields, want all %d", len(got.Error.Details), len(details))
+	}
+}
+
+// Waiting on a playground that ended in error: the line says the status and
+// the server's message; the step and reasons are said once, below it.
+func TestPrintErrorTerminalStateSaysEachFactOnce(t *testing.T) {
+	e := &client.Error{Code: client.CodeTerminalState, RequestID: "req_2", Async: true,
+		Message: "playground br reached status error at step build: image_pull_failed, build_failed",
+		Details: map[string]any{"playground": "br", "status": "error", "error_step": "build",
+			"state_reasons": []string{"image_pull_failed", "build_failed"}, "error_message": "Build failed"}}
+	ios, _, _, errOut := iostreams.Test()
+	PrintError(ios, e, []string{"pg", "wait", "br"}, "")
+	text := errOut.String()
+	mustHave(t, text, "Error: PLAYGROUND_TERMINAL_STATE: playground br reached status error: Build failed (request req_2)\n",
+		"  Failed step: build; reasons: image_pull_failed, build_failed\n", "fibe pg status br")
+	if strings.Count(text, "image_pull_failed") != 1 || strings.Count(text, "Build failed") != 1 {
+		t.Errorf("a fact twice:\n%s", text)
 	}
 }
