@@ -53,6 +53,27 @@ func TestUnknownOutcomeSaysHowToFinish(t *testing.T) {
 	}
 }
 
+// The README's first command run again after `pg delete demo --yes`: the
+// replay of the user's own key finds the playground gone, says so, offers
+// another key (not --new-key: the key is the user's), and exits 6.
+func TestReplayedCreateOfADeletedPlaygroundExits6(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	create := []string{"pg", "create", "--name", "demo", "--playspec", "web", "--idempotency-key", "readme-demo"}
+	w.ok(create...)
+	w.ok("pg", "delete", "demo", "--yes")
+	r := expectExit(t, w, 6, "CONFLICT", create...)
+	mustContain(t, "stderr", r.stderr, "no longer exists", "pass a different --idempotency-key")
+	for _, not := range []string{"--new-key", "pg rollout", "recorded at the first request"} {
+		if strings.Contains(r.stderr, not) {
+			t.Errorf("stderr says %q:\n%s", not, r.stderr)
+		}
+	}
+	if n := w.server.Stats().Creates["demo"]; n != 1 {
+		t.Errorf("created %d times", n)
+	}
+}
+
 // A create refused with a terminal 4xx surely did not run: nothing is said
 // of an unknown outcome or a key.
 func TestRefusedCreateSaysNothingOfAnOutcome(t *testing.T) {

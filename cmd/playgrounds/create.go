@@ -65,9 +65,8 @@ func created(ctx context.Context, c *client.Client, s cmdutil.Seams, resp *clien
 	ios := s.IO
 	if resp != nil && resp.Replayed {
 		// The replayed answer holds the status recorded at the first
-		// request ("creating"): show the playground as it is now.
-		if now, _, err := c.Playgrounds.Get(ctx, p.Name); err == nil {
-			p = now
+		// request ("creating"); the client read the playground again.
+		if resp.Refreshed {
 			ios.Notice("Showing %s as it is now.", p.Name)
 		} else {
 			ios.Notice("The status below was recorded at the first request.")

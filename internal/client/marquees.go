@@ -45,6 +45,11 @@ func (s *MarqueesService) Create(ctx context.Context, body map[string]any, mo Mu
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
+	if now, err := afterReplayedCreate(ctx, meta, mo, "marquee", m.Name, m.ID, s.Get); err != nil {
+		return nil, meta, err
+	} else if now != nil {
+		return now, meta, nil
+	}
 	s.c.learn(nil, []Marquee{m})
 	return &m, meta, nil
 }

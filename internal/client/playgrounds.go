@@ -51,6 +51,11 @@ func (s *PlaygroundsService) Create(ctx context.Context, body map[string]any, mo
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
+	if now, err := afterReplayedCreate(ctx, meta, mo, "playground", p.Name, p.ID, s.Get); err != nil {
+		return nil, meta, err
+	} else if now != nil {
+		return now, meta, nil
+	}
 	s.c.learn([]Playground{p}, nil)
 	return &p, meta, nil
 }

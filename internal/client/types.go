@@ -17,6 +17,9 @@ type Response struct {
 	Replayed       bool
 	IdempotencyKey string
 	Accepted       *AsyncHandle // set when the server answered 202
+	// Refreshed: the answer was replayed and the resource it returns was
+	// read again after the replay (a create's; see afterReplayedCreate).
+	Refreshed bool
 	RateLimit      *RateLimit
 }
 

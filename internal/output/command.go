@@ -26,6 +26,24 @@ func retryCommand(invocation []string, key string) string {
 	return "fibe " + shellJoin(args)
 }
 
+// newKeyCommand is the command line that runs a mutation again as a new
+// operation: the same arguments, without a key, plus --new-key.
+func newKeyCommand(invocation []string) string {
+	args := make([]string, 0, len(invocation)+1)
+	for i := 0; i < len(invocation); i++ {
+		a := invocation[i]
+		if a == "--idempotency-key" || a == "--api-key" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "--idempotency-key=") || strings.HasPrefix(a, "--api-key=") || a == "--new-key" {
+			continue
+		}
+		args = append(args, a)
+	}
+	return "fibe " + shellJoin(append(args, "--new-key"))
+}
+
 // carriedFlags are the global flags a suggested follow-up command must
 // repeat to reach the same API as the command that suggested it. --api-key
 // is not among them: keys are never printed.

@@ -114,6 +114,23 @@ func TestPresenterFromErrorData(t *testing.T) {
 			not:  []string{"ops wait req_12af"},
 		},
 		{
+			name: "replayed create whose playground is gone, the user's key: a different key",
+			err: &client.Error{Code: client.CodeConflict, Message: "the create was replayed from its idempotency key, but the playground it made, demo, no longer exists",
+				RequestID: "req_r1", Replayed: true, IdempotencyKey: "readme-demo",
+				Details: map[string]any{"reason": client.ReasonReplayedResourceGone, "key_source": client.KeySourceExplicit, "playground": "demo"}},
+			inv: []string{"--api-url", "local", "pg", "create", "--name", "demo", "--playspec", "web", "--idempotency-key", "readme-demo"}, exit: 6,
+			want: []string{"pass a different --idempotency-key"},
+			not:  []string{"--new-key", "Outcome", "rollout"},
+		},
+		{
+			name: "replayed create whose playground is gone, a journaled key: --new-key",
+			err: &client.Error{Code: client.CodeConflict, Message: "gone", RequestID: "req_r2", Replayed: true, IdempotencyKey: "4f76",
+				Details: map[string]any{"reason": client.ReasonReplayedResourceGone, "key_source": client.KeySourceJournal, "playground": "jr"}},
+			inv: []string{"--api-url", "local", "pg", "create", "--name", "jr", "--playspec", "web"}, exit: 6,
+			want: []string{"create it again with: fibe --api-url local pg create --name jr --playspec web --new-key\n"},
+			not:  []string{"--idempotency-key", "Outcome"},
+		},
+		{
 			name: "async failure: details, step first",
 			err: &client.Error{Code: "PLAYGROUND_BUILD_FAILED", Message: "build failed", RequestID: "req_1", Async: true,
 				Details: map[string]any{"reason": "image_pull_failed", "step": "build", "service": "web"}},

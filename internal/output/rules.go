@@ -110,6 +110,9 @@ func notFundedHints(*hinter) []string {
 // conflictHints tell the operation in the way (details.request_id) from
 // the request that was refused (the error line's request id).
 func conflictHints(h *hinter) []string {
+	if reason, _ := h.err.Details["reason"].(string); reason == client.ReasonReplayedResourceGone {
+		return replayGoneHints(h)
+	}
 	id, _ := h.err.Details["request_id"].(string)
 	if id == "" || id == h.err.RequestID {
 		return nil
@@ -153,4 +156,20 @@ func detailSeconds(v any) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(f * float64(time.Second)), true
+}
+
+// replayGoneHints follow a replayed create whose resource is gone: the key
+// stays bound to that create on the server (for 24 hours), so only another
+// key creates it again: the user's own next key, or --new-key when the key
+// came from the outcome journal.
+func replayGoneHints(h *hinter) []string {
+	key := h.err.IdempotencyKey
+	if source, _ := h.err.Details["key_source"].(string); source == client.KeySourceExplicit {
+		return []string{fmt.Sprintf("Idempotency key %s stays bound to that create on the server for 24 hours: pass a different --idempotency-key to create it again.", key)}
+	}
+	hint := "The key came from the outcome journal: run the command again with --new-key to create it again."
+	if len(h.invocation) > 0 {
+		hint = "The key came from the outcome journal: create it again with: " + newKeyCommand(h.invocation)
+	}
+	return []string{hint}
 }
