@@ -20,7 +20,7 @@ type Response struct {
 	// Refreshed: the answer was replayed and the resource it returns was
 	// read again after the replay (a create's; see afterReplayedCreate).
 	Refreshed bool
-	RateLimit      *RateLimit
+	RateLimit *RateLimit
 }
 
 // AsyncHandle is the body of a 202.
