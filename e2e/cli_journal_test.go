@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,27 @@ func TestCLIJournalPlainReRunFinishesALostCreate(t *testing.T) {
 	r = w.jsonOf(&pg, "pg", "create", "--name", "lost-2", "--playspec", "web", "--max-retries", "0")
 	if pg["name"] != "lost-2" || !strings.Contains(r.stderr, "Reusing idempotency key") {
 		t.Fatalf("%v\n%s", pg, r)
+	}
+}
+
+// With --api-url local the pending entry names the API as the user typed
+// it, and its age is given to the second.
+func TestCLIOpsPendingOfTheLocalAPI(t *testing.T) {
+	t.Parallel()
+	w := newUser(t)
+	w.env["FIBE_API_URL"] = "local"
+	w.env["FIBE_LOCAL_SPEED"] = "50"
+	w.env["FIBE_LOCAL_CHAOS"] = "commit-then-502=1"
+	expectExit(t, w, 12, "", "pg", "create", "--name", "lp-1", "--playspec", "web", "--max-retries", "0")
+	delete(w.env, "FIBE_LOCAL_CHAOS")
+	var list []pendingEntry
+	w.jsonOf(&list, "ops", "pending")
+	if len(list) != 1 || list[0].API != "local" {
+		t.Fatalf("ops pending of --api-url local: %+v", list)
+	}
+	r := w.ok("ops", "pending")
+	if !regexp.MustCompile(`  local  +default +\d\d:\d\d:\d\d \((just now|\d+s ago)\)`).MatchString(r.stdout) || strings.Contains(r.stdout, "local.fibe") {
+		t.Errorf("ops pending table:\n%s", r.stdout)
 	}
 }
 

@@ -2,11 +2,14 @@ package ops
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -59,7 +62,7 @@ func pendingRun(opts *PendingOptions) error {
 	list := make([]Pending, 0, len(entries))
 	for _, e := range entries {
 		list = append(list, Pending{IdempotencyKey: e.Key, Operation: firstNonEmpty(e.Label, e.Method+" "+e.Path),
-			Method: e.Method, Path: e.Path, API: e.Origin, Profile: e.Profile, Started: e.Created.UTC()})
+			Method: e.Method, Path: e.Path, API: apiName(e.Origin), Profile: e.Profile, Started: e.Created.UTC()})
 	}
 	ios := opts.Factory.IOStreams
 	if ios.JSON() {
@@ -89,9 +92,25 @@ func journalEntries(f *cmdutil.Factory) ([]reliability.JournalEntry, error) {
 	return c.Journal().List()
 }
 
-func ago(d time.Duration) string {
-	if d < time.Minute {
-		return "just now"
+// apiName is the API of an entry as the user names it: the in-process
+// emulator's internal base URL is the --api-url value "local".
+func apiName(origin string) string {
+	if strings.TrimSuffix(origin, "/") == cmdutil.LocalBaseURL {
+		return config.LocalAPI
 	}
-	return d.Truncate(time.Minute).String() + " ago"
+	return origin
+}
+
+// ago is how long ago an entry started, to the second: "just now",
+// "42s ago", "3m 12s ago", "2h 05m ago".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return "just now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds ago", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm %02ds ago", int(d/time.Minute), int(d%time.Minute/time.Second))
+	}
+	return fmt.Sprintf("%dh %02dm ago", int(d/time.Hour), int(d%time.Hour/time.Minute))
 }
