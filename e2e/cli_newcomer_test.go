@@ -74,6 +74,17 @@ func TestReplayedCreateOfADeletedPlaygroundExits6(t *testing.T) {
 	}
 }
 
+// A pg wait that runs out names the playground and what it waited for.
+func TestPlaygroundWaitTimeoutNamesThePlayground(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	w.ok("pg", "create", "--name", "waits", "--playspec", "web")
+	w.ok("pg", "wait", "waits")
+	r := expectExit(t, w, 10, "ASYNC_TIMEOUT", "pg", "wait", "waits", "--for", "stopped", "--wait-timeout", "300ms")
+	mustContain(t, "stderr", r.stderr, "ASYNC_TIMEOUT: playground waits is still running; the wait for stopped ended after 300ms",
+		"Wait again with: fibe pg wait waits --for stopped")
+}
+
 // A create refused with a terminal 4xx surely did not run: nothing is said
 // of an unknown outcome or a key.
 func TestRefusedCreateSaysNothingOfAnOutcome(t *testing.T) {

@@ -238,7 +238,7 @@ func (s *PlaygroundsService) Wait(ctx context.Context, ref, forStatus string, wo
 	case errors.Is(err, reliability.ErrPollTimeout):
 		e := &Error{Code: CodeAsyncTimeout, Resource: resource,
 			Message: fmt.Sprintf("playground %s not %s after %s", ref, forStatus, poller.Timeout),
-			Details: map[string]any{"playground": ref, "waiting_for": forStatus}}
+			Details: map[string]any{"playground": ref, "waiting_for": forStatus, "wait_timeout": poller.Timeout.String()}}
 		if last != nil {
 			e.Details["status"] = last.Status
 			e.Message += " (still " + last.Status + ")"

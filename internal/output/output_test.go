@@ -106,6 +106,15 @@ func TestPresenterFromErrorData(t *testing.T) {
 			not:  []string{"status: running", "still pending"},
 		},
 		{
+			name: "pg wait timed out: names the playground and what was waited for",
+			err: &client.Error{Code: client.CodeAsyncTimeout, Message: "playground demo not stopped after 1s (still running)",
+				Details: map[string]any{"playground": "demo", "status": "running", "waiting_for": "stopped", "wait_timeout": "1s"}},
+			inv: []string{"pg", "wait", "demo", "--for", "stopped"}, exit: 10,
+			want: []string{"Error: ASYNC_TIMEOUT: playground demo is still running; the wait for stopped ended after 1s\n",
+				"Wait again with: fibe pg wait demo --for stopped\n"},
+			not: []string{"operation is", "Outcome"},
+		},
+		{
 			name: "conflict: the operation in the way is not the refused request",
 			err: &client.Error{Status: 409, Code: client.CodeConflict, Message: "another operation is in progress",
 				RequestID: "req_12af", Details: map[string]any{"request_id": "req_fc2a"}},

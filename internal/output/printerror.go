@@ -148,6 +148,17 @@ func errorLine(err error) string {
 			msg, named = "interrupted while waiting for operation "+waitID, waitID
 		}
 	case client.CodeAsyncTimeout:
+		if pg, forStatus := playgroundWait(ce); pg != "" {
+			// A wait on the playground's own status (pg wait): no
+			// operation was accepted; it names the playground and what
+			// was waited for.
+			status, _ := ce.Details["status"].(string)
+			msg = fmt.Sprintf("playground %s is still %s; the wait for %s ended", pg, firstNonEmpty(status, "not "+forStatus), forStatus)
+			if d, _ := ce.Details["wait_timeout"].(string); d != "" {
+				msg += " after " + d
+			}
+			break
+		}
 		id := firstNonEmpty(waitID, ce.AsyncRequestID)
 		if id == "" && ce.IdempotencyKey != "" {
 			// A mutation answered "in flight" until the deadline: nothing
@@ -164,6 +175,20 @@ func errorLine(err error) string {
 		line += " (request " + ce.RequestID + ")"
 	}
 	return line
+}
+
+// playgroundWait is the playground and the status a timed-out pg wait
+// was waiting for, when the error is one ("" otherwise).
+func playgroundWait(ce *client.Error) (playground, forStatus string) {
+	if ce.Code != client.CodeAsyncTimeout || ce.AsyncRequestID != "" {
+		return "", ""
+	}
+	playground, _ = ce.Details["playground"].(string)
+	forStatus, _ = ce.Details["waiting_for"].(string)
+	if forStatus == "" {
+		return "", ""
+	}
+	return playground, forStatus
 }
 
 func oneLine(s string) string {

@@ -27,7 +27,7 @@ const codeSessionExpired = "SESSION_EXPIRED"
 
 var rules = map[string]rule{
 	client.CodeCancelled:     {exit: ExitInterrupted, waitOutcome: true},
-	client.CodeAsyncTimeout:  {exit: ExitAsyncTimeout, waitOutcome: true},
+	client.CodeAsyncTimeout:  {exit: ExitAsyncTimeout, waitOutcome: true, hints: asyncTimeoutHints},
 	client.CodeCircuitOpen:   {exit: ExitCircuitOpen, waitOutcome: true, hints: circuitHints},
 	client.CodeRemoteFailed:  {exit: ExitRemoteFailed, waitOutcome: true, details: true},
 	client.CodeTerminalState: {exit: ExitRemoteFailed, waitOutcome: true, details: true},
@@ -172,4 +172,14 @@ func replayGoneHints(h *hinter) []string {
 		hint = "The key came from the outcome journal: create it again with: " + newKeyCommand(h.invocation)
 	}
 	return []string{hint}
+}
+
+// asyncTimeoutHints follow a timed-out wait on a playground's status (an
+// accepted operation's timeout says how to resume it from its Resume).
+func asyncTimeoutHints(h *hinter) []string {
+	pg, forStatus := playgroundWait(h.err)
+	if pg == "" {
+		return nil
+	}
+	return []string{"Wait again with: " + h.command("pg", "wait", pg, "--for", forStatus)}
 }
