@@ -46,7 +46,8 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 	}
 	key, settle := c.claimKey(m) // the journal's (docs/contract.md §10)
 	defer func() { settle(err) }()
-	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout}
+	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout,
+		readOnly: m.noJournal}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err

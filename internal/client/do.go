@@ -33,6 +33,10 @@ type request struct {
 	key      string // Idempotency-Key; set on every mutation
 	resource string // breaker resource
 	asyncID  string // set on polls: the async request id
+	// readOnly: a POST that only reads or tests (a logs snapshot, a status
+	// refresh, a connection test; docs/contract.md §10). Nothing is left
+	// to finish when its answer is lost: running it again asks again.
+	readOnly bool
 
 	header http.Header // extra headers (fibe api)
 

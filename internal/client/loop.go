@@ -355,4 +355,4 @@ func (r *request) noteOutcome(out outcome) {
 }
 
 // outcomeUnknown: a mutation may have been applied without our knowing.
-func (r *request) outcomeUnknown() bool { return r.key != "" && r.unknown }
+func (r *request) outcomeUnknown() bool { return r.key != "" && r.unknown && !r.readOnly }
