@@ -49,6 +49,14 @@ const (
 	// is unknown reuses its idempotency key (docs/contract.md §10); it can be at
 	// most JournalMaxAge, the server's replay window.
 	DefaultJournalWindow = 15 * time.Minute
+
+	// DefaultStoreRetry is how often a process that fell back from a
+	// shared state store to its files tries the shared store again
+	// (docs/contract.md §6): at most once per interval, so a long-running
+	// server (mcp serve, the console, an SDK program) returns to the fleet's
+	// state once the store is back, at the cost of one store timeout a minute
+	// while it is not.
+	DefaultStoreRetry = time.Minute
 )
 
 // DefaultPolicy returns the numbers of the contract.

@@ -12,9 +12,12 @@ import (
 
 // Failover is the store of an invocation that names a shared store: every
 // transition goes to Primary until it fails once (refused, timeout, auth
-// error, a wrong-type key, ...), and from then on, for the rest of the
-// invocation, to Local, the file store. Warn is told once. The command runs
-// normally either way: the store never blocks the user.
+// error, a wrong-type key, ...), and from then on to Local, the file store.
+// Warn is told once. The command runs normally either way: the store never
+// blocks the user. A process that lives on (mcp serve, the console, a
+// program on the SDK) tries Primary again at most once per RetryEvery
+// (reliability.DefaultStoreRetry when zero), one call at a time, and goes
+// back to it when it answers.
 //
 // The journal is read from both: entries written to the file store during
 // a fallback are seen (listed, claimed, removed) by later invocations
@@ -24,16 +27,36 @@ type Failover struct {
 	Primary reliability.Store
 	Local   reliability.Store
 	Warn    func(err error)
+	// RetryEvery is the least time between tries of a failed Primary;
+	// zero → reliability.DefaultStoreRetry.
+	RetryEvery time.Duration
+	// Clock reads the time for RetryEvery; nil → the system clock.
+	Clock reliability.Clock
 
 	down atomic.Bool
 	once sync.Once
+
+	mu       sync.Mutex
+	failedAt time.Time // when Primary last failed
+	probing  bool      // a call is trying Primary again
 }
 
-// Down reports whether the primary store failed in this invocation.
+// Down reports whether the primary store is failed over (until a retry
+// finds it back).
 func (f *Failover) Down() bool { return f.down.Load() }
 
+func (f *Failover) now() time.Time {
+	if f.Clock == nil {
+		return time.Now()
+	}
+	return f.Clock.Now()
+}
+
 func (f *Failover) fail(err error) {
+	f.mu.Lock()
 	f.down.Store(true)
+	f.failedAt, f.probing = f.now(), false
+	f.mu.Unlock()
 	f.once.Do(func() {
 		if f.Warn != nil {
 			f.Warn(err)
@@ -41,10 +64,41 @@ func (f *Failover) fail(err error) {
 	})
 }
 
-func run[T any](f *Failover, fn func(reliability.Store) (T, error)) (T, error) {
+// usePrimary says whether this call goes to Primary: always while it is
+// up; after a failure, for one call at a time once RetryEvery has passed.
+func (f *Failover) usePrimary() bool {
 	if !f.down.Load() {
+		return true
+	}
+	every := f.RetryEvery
+	if every <= 0 {
+		every = reliability.DefaultStoreRetry
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.probing || f.now().Sub(f.failedAt) < every {
+		return false
+	}
+	f.probing = true
+	return true
+}
+
+// ok notes that Primary answered: the retry found it back.
+func (f *Failover) ok() {
+	if !f.down.Load() {
+		return
+	}
+	f.mu.Lock()
+	f.down.Store(false)
+	f.probing = false
+	f.mu.Unlock()
+}
+
+func run[T any](f *Failover, fn func(reliability.Store) (T, error)) (T, error) {
+	if f.usePrimary() {
 		v, err := fn(f.Primary)
 		if err == nil {
+			f.ok()
 			return v, nil
 		}
 		f.fail(err)
@@ -118,11 +172,13 @@ func (f *Failover) JournalPut(e reliability.JournalEntry, now time.Time) error {
 // JournalRemove removes key from both stores.
 func (f *Failover) JournalRemove(key string, now time.Time) error {
 	errLocal := f.Local.JournalRemove(key, now)
-	if f.down.Load() {
+	if !f.usePrimary() {
 		return errLocal
 	}
 	if err := f.Primary.JournalRemove(key, now); err != nil {
 		f.fail(err)
+	} else {
+		f.ok()
 	}
 	return errLocal
 }
@@ -130,11 +186,13 @@ func (f *Failover) JournalRemove(key string, now time.Time) error {
 // JournalClear clears both stores.
 func (f *Failover) JournalClear(now time.Time) error {
 	errLocal := f.Local.JournalClear(now)
-	if f.down.Load() {
+	if !f.usePrimary() {
 		return errLocal
 	}
 	if err := f.Primary.JournalClear(now); err != nil {
 		f.fail(err)
+	} else {
+		f.ok()
 	}
 	return errLocal
 }
@@ -143,7 +201,7 @@ func (f *Failover) JournalClear(now time.Time) error {
 // shared key).
 func (f *Failover) JournalList(now time.Time) ([]reliability.JournalEntry, error) {
 	local, errLocal := f.Local.JournalList(now)
-	if f.down.Load() {
+	if !f.usePrimary() {
 		return local, errLocal
 	}
 	shared, err := f.Primary.JournalList(now)
@@ -151,6 +209,7 @@ func (f *Failover) JournalList(now time.Time) ([]reliability.JournalEntry, error
 		f.fail(err)
 		return local, errLocal
 	}
+	f.ok()
 	seen := map[string]bool{}
 	for _, e := range shared {
 		seen[e.Key] = true

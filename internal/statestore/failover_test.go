@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/reliability/reliabilitytest"
 	"github.com/fibegg/fibe/internal/statestore/redistest"
 )
 
@@ -226,5 +227,72 @@ func TestFailoverRedisKilledMidRun(t *testing.T) {
 	}
 	if list, _ := earlier.List(); len(list) != 2 {
 		t.Fatalf("file store journal: %+v", list)
+	}
+}
+
+// A long-running process that fell back to files tries Redis again at most
+// once a minute (one call, not every call), and goes back to it when it
+// answers; while Redis still fails, the retry costs one call a minute.
+func TestFailoverTriesRedisAgainOnceAMinute(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	t.Cleanup(func() { rdb.Close() })
+	ctx := context.Background()
+	breakers := RedisKey(reliability.BreakersKey("api.example"))
+	if err := rdb.Set(ctx, breakers, "a string", 0).Err(); err != nil { // every breaker call fails: WRONGTYPE
+		t.Fatal(err)
+	}
+	primary, err := OpenRedis(srv.URL(0), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { primary.Close() })
+	clock := reliabilitytest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	warnings := 0
+	f := &Failover{Primary: primary, Local: reliability.NewFileStore(t.TempDir()), Clock: clock,
+		Warn: func(error) { warnings++ }}
+	get := func() {
+		t.Helper()
+		if _, err := f.BreakerGet(reliability.BreakersKey("api.example"), res); err != nil {
+			t.Fatal(err) // the file store answers
+		}
+	}
+
+	get()
+	if !f.Down() || warnings != 1 {
+		t.Fatalf("no fallback on WRONGTYPE: down %v, %d warnings", f.Down(), warnings)
+	}
+	trips := primary.RoundTrips()
+	for i := 0; i < 20; i++ {
+		clock.Advance(2 * time.Second) // 40 s in all: still inside the minute
+		get()
+	}
+	if n := primary.RoundTrips() - trips; n != 0 {
+		t.Fatalf("%d calls to Redis within the minute after the fallback, want 0", n)
+	}
+	clock.Advance(20 * time.Second) // a minute since the failure: one try, which fails again
+	get()
+	get()
+	if n := primary.RoundTrips() - trips; n != 1 || !f.Down() {
+		t.Fatalf("a minute later: %d calls to Redis (want 1), down %v", n, f.Down())
+	}
+
+	if err := rdb.Del(ctx, breakers).Err(); err != nil { // Redis is healthy again
+		t.Fatal(err)
+	}
+	clock.Advance(59 * time.Second)
+	get()
+	if !f.Down() {
+		t.Fatal("back on Redis before a minute had passed since the last try")
+	}
+	clock.Advance(time.Second)
+	get()
+	if f.Down() || warnings != 1 {
+		t.Fatalf("not back on Redis a minute after the last try: down %v, %d warnings", f.Down(), warnings)
+	}
+	trips = primary.RoundTrips()
+	get()
+	if primary.RoundTrips() == trips {
+		t.Fatal("calls after the recovery do not go to Redis")
 	}
 }
