@@ -74,6 +74,10 @@ type keeper struct {
 	ignored       int // expiry messages ignored while a recovery was under way
 	ignoredNow    int // the same, for the current recovery
 	dropped       int // input bytes dropped while no session was up
+	// inputEnded: the end of input (endOfInput) was typed. Every session
+	// confirmed after it gets it too, so a session renewed around it
+	// cannot wait forever for input that will never come.
+	inputEnded bool
 }
 
 // conn is one websocket connection carrying our subscription.
@@ -219,7 +223,7 @@ func (k *keeper) expired(ctx context.Context, c *conn) error {
 
 // confirmed applies a confirmed subscription: the only thing that clears
 // the expiry flag.
-func (k *keeper) confirmed(c *conn) error {
+func (k *keeper) confirmed(ctx context.Context, c *conn) error {
 	c.confirmed, c.confirmedAt = true, time.Now()
 	if k.expiryTried {
 		k.expiryTried = false
@@ -236,7 +240,17 @@ func (k *keeper) confirmed(c *conn) error {
 	k.everConfirmed = true
 	dropped := k.dropped
 	k.dropped = 0
-	return k.ch.confirmed(first, dropped)
+	if err := k.ch.confirmed(first, dropped); err != nil {
+		return err
+	}
+	if k.inputEnded && !first {
+		// The end of input is never dropped: the renewed session gets it.
+		k.c.Tracef("stream: input had ended; sending the end of input to the renewed session")
+		if data, _ := k.ch.outgoing(Input{Data: []byte{endOfInput}}); data != nil {
+			k.write(ctx, c, data)
+		}
+	}
+	return nil
 }
 
 // startConnect opens the next connection in the background, so the loop
@@ -395,7 +409,7 @@ func (k *keeper) handle(ctx context.Context, ev connEvent) error {
 		k.ping(c)
 	case frameConfirm:
 		if current && !c.confirmed {
-			return k.confirmed(c)
+			return k.confirmed(ctx, c)
 		}
 	case frameReject:
 		if current {
@@ -514,21 +528,39 @@ func (k *keeper) rejected(ctx context.Context, c *conn) error {
 // send writes one input item on the current session, or drops it when no
 // session is up (renewing): input is never sent twice, nor to a session
 // other than the one it was typed for.
+//
+// The end of input (endOfInput alone, as a script's session sends when
+// stdin ends, or Ctrl-D pressed alone) is the exception: it is never
+// dropped. Typed while no session is up, it goes to the next session
+// once confirmed, and so does it to every later one (see confirmed).
 func (k *keeper) send(ctx context.Context, in Input) {
 	data, size := k.ch.outgoing(in)
 	if data == nil {
 		return
 	}
+	end := in.isEnd()
+	if end {
+		k.inputEnded = true
+	}
 	c := k.current
 	if c == nil || !c.confirmed || k.expiryTried || k.connecting {
+		if end {
+			k.c.Tracef("stream: end of input while the session renews: kept for the next session")
+			return
+		}
 		k.dropped += size
 		return
 	}
-	wctx, cancel := context.WithTimeout(ctx, k.budget.AttemptTimeout())
-	defer cancel()
-	if err := c.ws.Write(wctx, websocket.MessageText, messageCommand(c.identifier, data)); err != nil {
+	if !k.write(ctx, c, data) && !end {
 		k.dropped += size // the reader sees the connection end
 	}
+}
+
+// write sends one message command on c; false when it could not.
+func (k *keeper) write(ctx context.Context, c *conn, data any) bool {
+	wctx, cancel := context.WithTimeout(ctx, k.budget.AttemptTimeout())
+	defer cancel()
+	return c.ws.Write(wctx, websocket.MessageText, messageCommand(c.identifier, data)) == nil
 }
 
 // retire closes a connection and forgets it.

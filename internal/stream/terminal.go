@@ -18,6 +18,13 @@ type Input struct {
 	Cols, Rows int
 }
 
+// endOfInput is Ctrl-D, the end of input: a script's session sends it
+// alone when its stdin ends.
+const endOfInput = 0x04
+
+// isEnd reports whether in is the end of input alone.
+func (in Input) isEnd() bool { return len(in.Data) == 1 && in.Data[0] == endOfInput }
+
 // ShellOptions shape a terminal session.
 type ShellOptions struct {
 	Playground string // id or name

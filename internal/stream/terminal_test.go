@@ -384,3 +384,34 @@ func TestExecTraceMasksTheCommand(t *testing.T) {
 		t.Fatalf("trace:\n%s", out)
 	}
 }
+
+// The end of input typed while the session renews (a script's stdin ended
+// then) is not dropped: the renewed session gets it and ends, so the
+// process exits instead of waiting forever.
+func TestShellEndOfInputDuringRenewalIsKept(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{})
+	hold := make(chan struct{})
+	a.beforeCableURL = func(n int64) {
+		if n == 2 {
+			<-hold // the recovery waits until stdin has ended
+		}
+	}
+	c, trace := a.client(streamKey)
+	r := startShell(t, c, ShellOptions{NoTTY: true})
+	r.typeIn("echo one\n")
+	r.until("one\n")
+	a.cable.SetFaults(cable.Faults{ExpireOnce: true})
+	r.typeIn("echo two\n") // its output is replaced by session_expired
+	waitUntil(t, "the recovery's cable URL", func() bool { return a.cableURLCalls.Load() == 2 })
+	r.in <- Input{Data: []byte{endOfInput}} // stdin ends while the session renews
+	close(hold)
+	if code, err := r.wait(); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v; want the renewed session to end with 0", code, err)
+	}
+	if st := a.cable.Stats(); st.Connections != 2 {
+		t.Fatalf("connections %d, want 2", st.Connections)
+	}
+	if !strings.Contains(trace.String(), "sending the end of input to the renewed session") {
+		t.Errorf("trace:\n%s", trace.String())
+	}
+}
