@@ -43,7 +43,8 @@ On a terminal the keys go to the remote shell as typed (Ctrl-C included,
 as with ssh); Ctrl-] then q leaves. When the session expires or the
 connection drops, fibe opens a fresh session once and says so
 ("— session renewed —"); keys typed while it renews are dropped, never
-sent twice.
+sent twice, except the end of input (Ctrl-D alone, the end of stdin),
+which the fresh session gets.
 
 Without a terminal, stdin lines are sent as input and the output goes
 to stdout; --json prints every frame as one JSON object (NDJSON), the
