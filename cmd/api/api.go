@@ -128,8 +128,8 @@ func (opts *Options) request() (client.APIRequest, error) {
 	}
 	for _, h := range opts.Headers {
 		k, v, ok := strings.Cut(h, ":")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+		k, v = strings.TrimSpace(k), strings.Trim(v, " ")
+		if !ok || k == "" {
 			return req, output.FlagErrorf("--header %q: a header is Key:Value", h)
 		}
 		switch http.CanonicalHeaderKey(k) {
@@ -138,7 +138,12 @@ func (opts *Options) request() (client.APIRequest, error) {
 		case "Idempotency-Key":
 			return req, output.FlagErrorf("--header %s: use --idempotency-key", k)
 		}
-		req.Header.Add(k, strings.TrimSpace(v))
+		// The client's own check (the MCP fibe_api headers get the same):
+		// nothing with a CR, LF or control character is ever attempted.
+		if err := client.ValidateHeader(k, v); err != nil {
+			return req, output.FlagErrorf("--header %q: %v", h, err)
+		}
+		req.Header.Add(k, v)
 	}
 	if opts.Paginate && method != http.MethodGet {
 		return req, output.FlagErrorf("--paginate needs a GET, not %s", method)

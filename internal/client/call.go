@@ -157,7 +157,7 @@ func checkKey(mo MutationOptions) error {
 		return nil
 	}
 	if err := reliability.ValidateIdempotencyKey(mo.IdempotencyKey); err != nil {
-		return &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+		return InvalidArgument("idempotency_key", "%v", err)
 	}
 	return nil
 }

@@ -92,6 +92,8 @@ func definitive(err error) bool {
 	switch {
 	case e.Code == CodeCancelled || e.Code == CodeCircuitOpen || e.Code == CodeAsyncTimeout:
 		return false
+	case e.Code == CodeInvalidArgument:
+		return true // refused before anything was sent
 	case e.Async:
 		return true // the operation ran and failed; running it again is a new operation
 	case e.Status >= 200 && e.Status <= 299:
