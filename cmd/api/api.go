@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -178,7 +179,22 @@ func run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	cmdutil.ReplayNotice(f, resp.Meta)
+	if f.IOStreams.JSON() && len(bytes.TrimSpace(resp.Body)) > 0 && !resp.JSON() {
+		// --json promises one JSON document on stdout: a fragment is not one.
+		return notJSON(resp)
+	}
 	return printAnswer(f.IOStreams, resp)
+}
+
+// notJSON is the INVALID_RESPONSE of a 2xx answer that is not JSON when
+// --json asked for it.
+func notJSON(resp *client.APIResponse) error {
+	e := &client.Error{Status: resp.Status, Code: client.CodeInvalidResponse,
+		Message: "the answer is not a JSON document (" + strconv.Itoa(len(resp.Body)) + " bytes) and --json asked for one"}
+	if resp.Meta != nil {
+		e.RequestID, e.IdempotencyKey = resp.Meta.RequestID, resp.Meta.IdempotencyKey
+	}
+	return e
 }
 
 // printAnswer writes a JSON answer as JSON (through --jq) and anything else as

@@ -156,6 +156,10 @@ func (c *Client) apiMutation(ctx context.Context, m mutation, req APIRequest) (_
 func (c *Client) apiAnswer(ctx context.Context, resp *response, r *request, wo WaitOptions) (*APIResponse, error) {
 	out := &APIResponse{Status: resp.status, Header: resp.header, ContentType: resp.header.Get("Content-Type"),
 		Body: resp.body, Meta: resp.meta}
+	if body := bytes.TrimSpace(resp.body); len(body) > 0 && isJSONType(out.ContentType) && !json.Valid(body) {
+		// Said to be JSON and is not: a truncated or garbled answer.
+		return nil, invalid(resp, fmt.Errorf("a %d answer said to be JSON is not a JSON document (%d bytes)", resp.status, len(body)))
+	}
 	if resp.status != http.StatusAccepted {
 		return out, nil
 	}
@@ -282,6 +286,14 @@ func (c *Client) apiResource(ctx context.Context, method, path string, body json
 		}
 	}
 	return c.HostResource()
+}
+
+// isJSONType reports whether a Content-Type names JSON
+// (application/json, or a +json type).
+func isJSONType(ct string) bool {
+	mt, _, _ := strings.Cut(strings.ToLower(ct), ";")
+	mt = strings.TrimSpace(mt)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
 func isMutationMethod(method string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -89,8 +90,13 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 
 // decode reads a 2xx body into out; an empty body (204) leaves out as is.
 func decode(resp *response, out any) error {
-	if out == nil || len(bytes.TrimSpace(resp.body)) == 0 {
+	body := bytes.TrimSpace(resp.body)
+	if out == nil || len(body) == 0 {
 		return nil
+	}
+	if bytes.Equal(body, []byte("null")) {
+		// json.Unmarshal would leave out as it was: a card of zeros.
+		return invalid(resp, errors.New("response body is null, not the expected JSON object"))
 	}
 	if err := json.Unmarshal(resp.body, out); err != nil {
 		return invalid(resp, fmt.Errorf("response body is not the expected JSON: %v", err))

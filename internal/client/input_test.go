@@ -81,3 +81,25 @@ func TestAPIRefusesDotSegments(t *testing.T) {
 		t.Fatalf("%d requests sent: %+v", n, rec.all())
 	}
 }
+
+// A null body is not a playground, and a body said to be JSON that is cut
+// short is not an answer: both are INVALID_RESPONSE, not a card of zeros or
+// a fragment.
+func TestNullAndTruncatedBodiesAreInvalidResponses(t *testing.T) {
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/api/playgrounds/x" {
+			_, _ = w.Write([]byte("null"))
+			return
+		}
+		_, _ = w.Write([]byte(`{"data": [{"id": 1, "na`))
+	})
+	c, _ := newTestClient(t, srv.URL)
+	_, _, err := c.Playgrounds.Get(ctxT(t), "x")
+	mustError(t, err, CodeInvalidResponse)
+	_, err = c.API(ctxT(t), APIRequest{Path: "playgrounds"})
+	e := mustError(t, err, CodeInvalidResponse)
+	if e.Status != 200 {
+		t.Errorf("status %d", e.Status)
+	}
+}
