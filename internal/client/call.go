@@ -35,7 +35,6 @@ type mutation struct {
 	resource     string // breaker resource
 	mo           MutationOptions
 	wo           WaitOptions
-	noJournal    bool // a POST that only reads or tests (docs/contract.md §10)
 }
 
 // mutate sends a mutation and, on a 202, waits for the operation unless

@@ -323,6 +323,32 @@ var storeCases = []storeCase{
 			t.Fatalf("after reset: %+v %v", l, err)
 		}
 	}},
+	{"journal: an explicit entry is listed, never claimed", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
+		j := reliability.NewJournal(k.open(), clock)
+		// An explicit entry carries no signature; even one that did (an
+		// older writer) is never handed out.
+		for _, e := range []reliability.JournalEntry{{Key: "given-1", Explicit: true}, {Key: "given-2", Signature: "sig", Explicit: true}} {
+			if err := j.Put(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, sig := range []string{"", "sig"} {
+			got, reused, err := j.Claim(sig, 15*time.Minute, reliability.JournalEntry{Signature: sig, Key: "fresh-" + sig})
+			if err != nil || reused || got.Key != "fresh-"+sig {
+				t.Fatalf("claim %q: %+v %v %v", sig, got, reused, err)
+			}
+		}
+		list, _ := j.List()
+		explicit := 0
+		for _, e := range list {
+			if e.Explicit {
+				explicit++
+			}
+		}
+		if len(list) != 4 || explicit != 2 {
+			t.Fatalf("%+v", list)
+		}
+	}},
 	{"journal: put, claim within the window, remove, clear, age", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
 		j := reliability.NewJournal(k.open(), clock)
 		first, reused, err := j.Claim("sig", 15*time.Minute, reliability.JournalEntry{Signature: "sig", Key: "k1", Method: "POST"})
