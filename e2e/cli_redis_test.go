@@ -223,7 +223,7 @@ func TestFleetStoreKilledFallsBack(t *testing.T) {
 	u := url.URL{Scheme: "redis", User: url.UserPassword("", "fleet-pw-123"), Host: srv.Addr, Path: "/0"}
 	w.env["FIBE_STATE_STORE"] = u.String()
 	r := w.ok("mq", "get", "local", "--debug")
-	mustContain(t, "debug", r.stderr, "state store redis://:xxxxx@")
+	mustContain(t, "debug", r.stderr, "state store redis://****@")
 	if strings.Contains(r.stderr, "fleet-pw-123") || strings.Contains(r.stdout, "fleet-pw-123") {
 		t.Fatalf("the password shows:\n%s", r)
 	}

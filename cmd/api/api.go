@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -128,8 +129,8 @@ func (opts *Options) request() (client.APIRequest, error) {
 	}
 	for _, h := range opts.Headers {
 		k, v, ok := strings.Cut(h, ":")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+		k, v = strings.TrimSpace(k), strings.Trim(v, " ")
+		if !ok || k == "" {
 			return req, output.FlagErrorf("--header %q: a header is Key:Value", h)
 		}
 		switch http.CanonicalHeaderKey(k) {
@@ -138,7 +139,12 @@ func (opts *Options) request() (client.APIRequest, error) {
 		case "Idempotency-Key":
 			return req, output.FlagErrorf("--header %s: use --idempotency-key", k)
 		}
-		req.Header.Add(k, strings.TrimSpace(v))
+		// The client's own check (the MCP fibe_api headers get the same):
+		// nothing with a CR, LF or control character is ever attempted.
+		if err := client.ValidateHeader(k, v); err != nil {
+			return req, output.FlagErrorf("--header %q: %v", h, err)
+		}
+		req.Header.Add(k, v)
 	}
 	if opts.Paginate && method != http.MethodGet {
 		return req, output.FlagErrorf("--paginate needs a GET, not %s", method)
@@ -173,7 +179,22 @@ func run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	cmdutil.ReplayNotice(f, resp.Meta)
+	if f.IOStreams.JSON() && len(bytes.TrimSpace(resp.Body)) > 0 && !resp.JSON() {
+		// --json promises one JSON document on stdout: a fragment is not one.
+		return notJSON(resp)
+	}
 	return printAnswer(f.IOStreams, resp)
+}
+
+// notJSON is the INVALID_RESPONSE of a 2xx answer that is not JSON when
+// --json asked for it.
+func notJSON(resp *client.APIResponse) error {
+	e := &client.Error{Status: resp.Status, Code: client.CodeInvalidResponse,
+		Message: "the answer is not a JSON document (" + strconv.Itoa(len(resp.Body)) + " bytes) and --json asked for one"}
+	if resp.Meta != nil {
+		e.RequestID, e.IdempotencyKey = resp.Meta.RequestID, resp.Meta.IdempotencyKey
+	}
+	return e
 }
 
 // printAnswer writes a JSON answer as JSON (through --jq) and anything else as

@@ -146,7 +146,7 @@ func NewCmdReset(f *cmdutil.Factory, runF func(context.Context, *ResetOptions) e
 	opts := &ResetOptions{Factory: f}
 	return &cobra.Command{
 		Use:     "reset [<resource>]",
-		Short:   "Close one breaker (e.g. marquee/prod-eu), or all of them",
+		Short:   "Close one breaker (e.g. marquee/prod-eu), or all of them and forget the rate-limit window",
 		Example: "  fibe breaker reset marquee/prod-eu\n  fibe breaker reset",
 		Args:    cmdutil.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -172,10 +172,19 @@ func resetRun(opts *ResetOptions) error {
 	ios := opts.Factory.IOStreams
 	what := opts.Resource
 	if what == "" {
+		// Resetting everything also forgets the rate-limit window learned
+		// for this API and key (docs/contract.md §3).
 		what = "all"
+		if err := c.ResetRateLedger(); err != nil {
+			return err
+		}
 	}
 	if ios.JSON() {
-		return ios.PrintJSON(map[string]any{"reset": what})
+		return ios.PrintJSON(map[string]any{"reset": what, "rate_ledger": opts.Resource == ""})
+	}
+	if opts.Resource == "" {
+		ios.Notice("Reset breakers: all, and the rate-limit ledger (%s).", c.StateStore())
+		return nil
 	}
 	ios.Notice("Reset breaker: %s (%s).", what, c.StateStore())
 	return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -85,10 +87,27 @@ func (f *Factory) configLocked() (*config.Config, error) {
 		return nil, err
 	}
 	f.cfg = cfg
+	if flags := cfg.SecretFlags(); len(flags) > 0 {
+		// Once per invocation: the configuration is loaded once.
+		f.IOStreams.Warning("%s on the command line shows in ps to other users of this machine; use %s instead",
+			strings.Join(flags, ", "), secretEnvs(flags))
+	}
 	if cfg.Debug {
 		traceSettings(f.IOStreams.ErrOut, cfg)
 	}
 	return cfg, nil
+}
+
+// secretEnvs names the environment variables of the settings behind
+// flags, as the way to pass them.
+func secretEnvs(flags []string) string {
+	var envs []string
+	for _, s := range config.Settings {
+		if s.Env != "" && slices.Contains(flags, "--"+s.Flag) {
+			envs = append(envs, s.Env)
+		}
+	}
+	return strings.Join(envs, ", ")
 }
 
 // traceSettings writes, for --debug, where the configuration came from and

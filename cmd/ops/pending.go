@@ -29,6 +29,9 @@ type Pending struct {
 	API            string    `json:"api"`
 	Profile        string    `json:"profile,omitempty"`
 	Started        time.Time `json:"started"`
+	// Explicit: the key was given (--idempotency-key); only a run that
+	// gives it again finishes the operation.
+	Explicit bool `json:"explicit"`
 }
 
 // NewCmdPending builds `fibe ops pending`.
@@ -61,8 +64,9 @@ func pendingRun(opts *PendingOptions) error {
 	}
 	list := make([]Pending, 0, len(entries))
 	for _, e := range entries {
-		list = append(list, Pending{IdempotencyKey: e.Key, Operation: firstNonEmpty(e.Label, e.Method+" "+e.Path),
-			Method: e.Method, Path: e.Path, API: apiName(e.Origin), Profile: e.Profile, Started: e.Created.UTC()})
+		path, _, _ := strings.Cut(e.Path, "?") // an older version kept the query, whose values may be secrets
+		list = append(list, Pending{IdempotencyKey: e.Key, Operation: firstNonEmpty(e.Label, e.Method+" "+path),
+			Method: e.Method, Path: path, API: apiName(e.Origin), Profile: e.Profile, Started: e.Created.UTC(), Explicit: e.Explicit})
 	}
 	ios := opts.Factory.IOStreams
 	if ios.JSON() {
@@ -74,13 +78,17 @@ func pendingRun(opts *PendingOptions) error {
 	}
 	t := iostreams.NewTable(ios.Out, ios.ColorScheme(), "KEY", "OPERATION", "REQUEST", "API", "PROFILE", "STARTED")
 	for _, p := range list {
-		t.AddRow(p.IdempotencyKey, p.Operation, p.Method+" "+p.Path, p.API, p.Profile,
+		op := p.Operation
+		if p.Explicit {
+			op += " (given key)"
+		}
+		t.AddRow(p.IdempotencyKey, op, p.Method+" "+p.Path, p.API, p.Profile,
 			p.Started.Local().Format("15:04:05")+" ("+ago(opts.now().Sub(p.Started))+")")
 	}
 	if err := t.Render(); err != nil {
 		return err
 	}
-	ios.Notice("Run the same command again to finish one (its key is reused), or drop it with: %s", opts.Factory.Command("ops", "forget", "<key>"))
+	ios.Notice("Run the same command again to finish one (its key is reused; a given key must be given again), or drop it with: %s", opts.Factory.Command("ops", "forget", "<key>"))
 	return nil
 }
 

@@ -57,6 +57,10 @@ func APIPath(raw string) (string, error) {
 	if strings.Contains(p, "://") || strings.HasPrefix(p, "//") {
 		return "", fmt.Errorf("path %q has a scheme or a host; give a path under /api (e.g. playgrounds)", raw)
 	}
+	if hasDotSegment(p) {
+		// Refused before resolution: "/api/../x" would leave /api with the key.
+		return "", fmt.Errorf("path %q has a . or .. segment; give a path under /api without them", raw)
+	}
 	u, err := url.Parse(p)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.Opaque != "" {
 		return "", fmt.Errorf("invalid path %q", raw)
@@ -73,9 +77,9 @@ func APIPath(raw string) (string, error) {
 	return p, nil
 }
 
-// validate checks a request before anything is sent; the error is a
-// BAD_REQUEST that never left the machine.
-func (r *APIRequest) validate() (method, path string, err error) {
+// validate checks a request before anything is sent; the error is an
+// INVALID_ARGUMENT naming the field, and nothing left the machine.
+func (r *APIRequest) validate() (method, path string, err *Error) {
 	method = strings.ToUpper(r.Method)
 	if method == "" {
 		method = http.MethodGet
@@ -84,10 +88,11 @@ func (r *APIRequest) validate() (method, path string, err error) {
 		}
 	}
 	if !methodWord.MatchString(method) {
-		return "", "", fmt.Errorf("method %q is not a word (GET, POST, PATCH, ...)", r.Method)
+		return "", "", InvalidArgument("method", "method %q is not a word (GET, POST, PATCH, ...)", r.Method)
 	}
-	if path, err = APIPath(r.Path); err != nil {
-		return "", "", err
+	path, perr := APIPath(r.Path)
+	if perr != nil {
+		return "", "", InvalidArgument("path", "%v", perr)
 	}
 	if len(r.Query) > 0 {
 		sep := "?"
@@ -97,25 +102,22 @@ func (r *APIRequest) validate() (method, path string, err error) {
 		path += sep + r.Query.Encode()
 	}
 	if r.Body != nil && !json.Valid(r.Body) {
-		return "", "", fmt.Errorf("the body is not a JSON document")
+		return "", "", InvalidArgument("body", "the body is not a JSON document")
 	}
-	for k := range r.Header {
-		switch http.CanonicalHeaderKey(k) {
-		case "Authorization", "Idempotency-Key":
-			return "", "", fmt.Errorf("header %s is set by the client (use the API key settings or an idempotency key)", k)
-		}
+	if herr := validateHeaders(r.Header); herr != nil {
+		return "", "", InvalidArgument("headers", "%v", herr)
 	}
 	if r.Paginate && method != http.MethodGet {
-		return "", "", fmt.Errorf("pagination needs a GET, not %s", method)
+		return "", "", InvalidArgument("paginate", "pagination needs a GET, not %s", method)
 	}
 	return method, path, nil
 }
 
 // API sends one request under /api through the client's request path.
 func (c *Client) API(ctx context.Context, req APIRequest) (*APIResponse, error) {
-	method, path, err := req.validate()
-	if err != nil {
-		return nil, &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+	method, path, verr := req.validate()
+	if verr != nil {
+		return nil, verr
 	}
 	if req.Paginate {
 		return c.apiPages(ctx, req, path)
@@ -154,6 +156,10 @@ func (c *Client) apiMutation(ctx context.Context, m mutation, req APIRequest) (_
 func (c *Client) apiAnswer(ctx context.Context, resp *response, r *request, wo WaitOptions) (*APIResponse, error) {
 	out := &APIResponse{Status: resp.status, Header: resp.header, ContentType: resp.header.Get("Content-Type"),
 		Body: resp.body, Meta: resp.meta}
+	if body := bytes.TrimSpace(resp.body); len(body) > 0 && isJSONType(out.ContentType) && !json.Valid(body) {
+		// Said to be JSON and is not: a truncated or garbled answer.
+		return nil, invalid(resp, fmt.Errorf("a %d answer said to be JSON is not a JSON document (%d bytes)", resp.status, len(body)))
+	}
 	if resp.status != http.StatusAccepted {
 		return out, nil
 	}
@@ -280,6 +286,14 @@ func (c *Client) apiResource(ctx context.Context, method, path string, body json
 		}
 	}
 	return c.HostResource()
+}
+
+// isJSONType reports whether a Content-Type names JSON
+// (application/json, or a +json type).
+func isJSONType(ct string) bool {
+	mt, _, _ := strings.Cut(strings.ToLower(ct), ";")
+	mt = strings.TrimSpace(mt)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
 func isMutationMethod(method string) bool {

@@ -26,7 +26,8 @@ func TestAPIPathRules(t *testing.T) {
 			t.Errorf("APIPath(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "https://evil.example/api/x", "//evil.example/api", "http://127.0.0.1/api/x", "x#frag"} {
+	for _, bad := range []string{"", "https://evil.example/api/x", "//evil.example/api", "http://127.0.0.1/api/x", "x#frag",
+		"/api/../../landed", "../_local/stats", "playgrounds/./x", "playgrounds/%2e%2E/x", "a/%2E", `a\..\b`, "x/..?q=1"} {
 		if got, err := APIPath(bad); err == nil {
 			t.Errorf("APIPath(%q) = %q, want an error", bad, got)
 		}
@@ -47,8 +48,8 @@ func TestAPIRefusesBadRequestsUnsent(t *testing.T) {
 	} {
 		if _, err := c.API(ctxT(t), req); err == nil {
 			t.Errorf("%+v: no error", req)
-		} else if e, _ := AsError(err); e == nil || e.Code != CodeBadRequest {
-			t.Errorf("%+v: %v, want BAD_REQUEST", req, err)
+		} else if e, _ := AsError(err); e == nil || e.Code != CodeInvalidArgument || e.Details["field"] == "" {
+			t.Errorf("%+v: %v, want INVALID_ARGUMENT naming the field", req, err)
 		}
 	}
 	if n := rec.count(); n != 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -34,7 +35,6 @@ type mutation struct {
 	resource     string // breaker resource
 	mo           MutationOptions
 	wo           WaitOptions
-	noJournal    bool // a POST that only reads or tests (docs/contract.md §10)
 }
 
 // mutate sends a mutation and, on a 202, waits for the operation unless
@@ -47,7 +47,7 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 	key, settle := c.claimKey(m) // the journal's (docs/contract.md §10)
 	defer func() { settle(err) }()
 	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout,
-		readOnly: m.noJournal}
+		readOnly: ReadOnlyRequest(m.method, m.path)}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err
@@ -90,8 +90,13 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 
 // decode reads a 2xx body into out; an empty body (204) leaves out as is.
 func decode(resp *response, out any) error {
-	if out == nil || len(bytes.TrimSpace(resp.body)) == 0 {
+	body := bytes.TrimSpace(resp.body)
+	if out == nil || len(body) == 0 {
 		return nil
+	}
+	if bytes.Equal(body, []byte("null")) {
+		// json.Unmarshal would leave out as it was: a card of zeros.
+		return invalid(resp, errors.New("response body is null, not the expected JSON object"))
 	}
 	if err := json.Unmarshal(resp.body, out); err != nil {
 		return invalid(resp, fmt.Errorf("response body is not the expected JSON: %v", err))
@@ -158,7 +163,7 @@ func checkKey(mo MutationOptions) error {
 		return nil
 	}
 	if err := reliability.ValidateIdempotencyKey(mo.IdempotencyKey); err != nil {
-		return &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+		return InvalidArgument("idempotency_key", "%v", err)
 	}
 	return nil
 }

@@ -151,6 +151,10 @@ func (c *Client) StateStore() string { return c.store.Describe() }
 // ResetBreakers closes the breaker of resource ("" → all of this host).
 func (c *Client) ResetBreakers(resource string) error { return c.breakers.Reset(resource) }
 
+// ResetRateLedger forgets the rate-limit window learned for this API and
+// key, in the state store too: a window it holds is never waited on again.
+func (c *Client) ResetRateLedger() error { return c.ledger.Reset() }
+
 func (c *Client) breakerChanged(resource string, from, to gobreaker.State) {
 	c.trace.printf("breaker %s: %s → %s", resource, from, to)
 	c.emit(Event{Kind: EventBreaker, Resource: resource, BreakerState: to.String(),

@@ -74,6 +74,9 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	if err := c.checkTarget(u); err != nil {
 		return nil, err
 	}
+	if err := validateHeaders(r.header); err != nil {
+		return nil, InvalidArgument("headers", "%v", err)
+	}
 	var payload []byte
 	if r.body != nil {
 		if payload, err = json.Marshal(r.body); err != nil {
@@ -89,6 +92,14 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		resp, aerr, timedOut := c.attempt(ctx, r, u, payload, auth)
 		out := outcome{resp: resp, attempt: reliability.Attempt{Err: aerr, TimedOut: timedOut,
 			Idempotent: r.method == http.MethodGet || r.method == http.MethodHead || r.key != ""}}
+		var ns *notSentError
+		if errors.As(aerr, &ns) {
+			// The request could not be built: nothing left, so it is not
+			// retried and no breaker counts it.
+			out.err = InvalidArgument(ns.field, "%s %s: %v", r.method, displayRef(r.ref), ns.err)
+			out.attempt = attemptTerminal
+			return out
+		}
 		if resp == nil {
 			if aerr != nil && ctx.Err() == nil {
 				c.trace.printf("<-- no response after %s", c.clock.Now().Sub(started).Round(time.Millisecond))
@@ -130,7 +141,7 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 	defer cancel()
 	req, err := newRequest(actx, r.method, u, payload)
 	if err != nil {
-		return nil, err, false
+		return nil, &notSentError{field: "method", err: err}, false
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
@@ -239,6 +250,15 @@ func (w *resendWatch) count() int {
 	defer w.mu.Unlock()
 	return w.resends
 }
+
+// notSentError is a request the client could not build: nothing was sent.
+type notSentError struct {
+	field string
+	err   error
+}
+
+func (e *notSentError) Error() string { return e.err.Error() }
+func (e *notSentError) Unwrap() error { return e.err }
 
 var errBodyTooLarge = fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
 

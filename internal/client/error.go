@@ -31,6 +31,10 @@ const (
 	CodeInvalidResponse = "INVALID_RESPONSE"
 	CodeCancelled       = "CANCELLED"
 	CodeSessionExpired  = "SESSION_EXPIRED"
+	// CodeInvalidArgument is a value the client refuses before anything is
+	// sent (a path that leaves /api, a header that is not one); Details
+	// "field" names the argument.
+	CodeInvalidArgument = "INVALID_ARGUMENT"
 )
 
 // Error is the one error type every failure reaches the caller as.

@@ -32,20 +32,38 @@ func (c *Client) Journal() *reliability.Journal { return c.journal }
 // reused from the journal, or a new one (journaled). settle, called with
 // the mutation's final error, removes the entry when the answer was
 // definitive.
+//
+// A given key is journaled too, flagged explicit and without a signature,
+// so `fibe ops pending` lists it while its outcome is unknown; no claim
+// ever hands it to a run that did not give it. A POST that only reads or
+// tests (ReadOnlyRequest) is never journaled. The entry keeps the path
+// without its query: the query's values may be secrets, so only the
+// signature covers them.
 func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 	noop := func(error) {}
+	journaled := c.journalWindow > 0 && !ReadOnlyRequest(m.method, m.path)
 	if m.mo.IdempotencyKey != "" {
-		return m.mo.IdempotencyKey, noop
+		key = m.mo.IdempotencyKey
+		if !journaled {
+			return key, noop
+		}
+		e := reliability.JournalEntry{Key: key, Explicit: true, Method: m.method, Path: pathOnly(m.path),
+			Origin: c.base.String(), Profile: c.profile, Label: describe(m.method, m.path, m.body)}
+		if err := c.journal.Put(e); err != nil {
+			c.trace.printf("journal not written: %v", err)
+			return key, noop
+		}
+		return key, c.settleJournal(key)
 	}
 	key = reliability.NewIdempotencyKey()
-	if m.noJournal || c.journalWindow <= 0 {
+	if !journaled {
 		return key, noop
 	}
 	sig, err := c.signature(m.method, m.path, m.body)
 	if err != nil {
 		return key, noop
 	}
-	fresh := reliability.JournalEntry{Signature: sig, Key: key, Method: m.method, Path: m.path,
+	fresh := reliability.JournalEntry{Signature: sig, Key: key, Method: m.method, Path: pathOnly(m.path),
 		Origin: c.base.String(), Profile: c.profile, Label: describe(m.method, m.path, m.body)}
 	if m.mo.NewKey {
 		err = c.journal.Put(fresh)
@@ -56,7 +74,7 @@ func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 		if err == nil && reused {
 			key = got.Key
 			c.trace.printf("journal: reusing idempotency key %s of the unfinished %s at %s", key, got.Label, got.Created.Format(time.RFC3339))
-			c.emit(Event{Kind: EventKeyReuse, Method: m.method, URL: m.path, IdempotencyKey: key,
+			c.emit(Event{Kind: EventKeyReuse, Method: m.method, URL: pathOnly(m.path), IdempotencyKey: key,
 				Label: got.Label, Started: got.Created, Resource: m.resource})
 		}
 	}
@@ -66,7 +84,13 @@ func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 		c.trace.printf("journal not written: %v", err)
 		return key, noop
 	}
-	return key, func(err error) {
+	return key, c.settleJournal(key)
+}
+
+// settleJournal removes the entry of key once the mutation's final error
+// is definitive.
+func (c *Client) settleJournal(key string) func(error) {
+	return func(err error) {
 		if !definitive(err) {
 			return
 		}
@@ -74,6 +98,55 @@ func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 			c.trace.printf("journal entry %s not removed: %v", key, rerr)
 		}
 	}
+}
+
+// readOnlyPOSTs are the routes under /api whose POST only reads or tests
+// (docs/contract.md §10): a logs snapshot, a status refresh, a connection
+// test. "*" is any one segment. Such a POST is never journaled, on any
+// door, and asks for no confirmation.
+var readOnlyPOSTs = [][]string{
+	{"playgrounds", "*", "logs"},
+	{"playgrounds", "*", "status"},
+	{"marquees", "*", "connection_tests"},
+}
+
+// ReadOnlyRequest reports whether a request changes nothing on the server:
+// a GET, HEAD or OPTIONS, or a POST to one of the read-only routes. path
+// is a path under the API ("/api/playgrounds/x/logs", with or without
+// /api, a query ignored).
+func ReadOnlyRequest(method, path string) bool {
+	switch strings.ToUpper(method) {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	case http.MethodPost:
+	default:
+		return false
+	}
+	p := strings.Trim(pathOnly(path), "/")
+	p = strings.TrimPrefix(p, "api/")
+	segs := strings.Split(p, "/")
+	for _, route := range readOnlyPOSTs {
+		if len(route) != len(segs) {
+			continue
+		}
+		match := true
+		for i, want := range route {
+			if want == "*" && segs[i] == "" || want != "*" && want != segs[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// pathOnly is a path without its query: what the journal keeps and shows.
+func pathOnly(path string) string {
+	p, _, _ := strings.Cut(path, "?")
+	return p
 }
 
 // definitive reports whether a mutation's final error settles it: success
@@ -92,6 +165,8 @@ func definitive(err error) bool {
 	switch {
 	case e.Code == CodeCancelled || e.Code == CodeCircuitOpen || e.Code == CodeAsyncTimeout:
 		return false
+	case e.Code == CodeInvalidArgument:
+		return true // refused before anything was sent
 	case e.Async:
 		return true // the operation ran and failed; running it again is a new operation
 	case e.Status >= 200 && e.Status <= 299:
@@ -148,7 +223,8 @@ func canonicalHash(body any) (string, error) {
 // "create playground", "DELETE /api/agents/7"), from the method, the path
 // and at most the action type of an operation: no other part of the body.
 func describe(method, path string, body any) string {
-	p := strings.TrimPrefix(strings.SplitN(path, "?", 2)[0], "/api/")
+	path = pathOnly(path) // a query's values may be secrets
+	p := strings.TrimPrefix(path, "/api/")
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
 		if u, err := url.PathUnescape(s); err == nil {

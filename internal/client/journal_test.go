@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,9 +121,11 @@ func TestJournalOptOutsAndOtherOperations(t *testing.T) {
 	if e := mustError(t, err, CodeValidation); e.IdempotencyKey == lost {
 		t.Fatalf("--new-key reused the key: %+v", e)
 	}
+	// The lost create, and the lost create with the given key, flagged
+	// explicit and never claimed by a run without it.
 	list := pending(t, c)
-	if len(list) != 1 || list[0].Key != lost {
-		t.Fatalf("terminal 4xx answers must leave only the lost create: %+v", list)
+	if len(list) != 2 || list[0].Key != lost || list[0].Explicit || list[1].Key != "explicit-1" || !list[1].Explicit || list[1].Signature != "" {
+		t.Fatalf("terminal 4xx answers must leave only the two lost creates: %+v", list)
 	}
 	// Another body (another name) is another operation.
 	if _, resp, err := c.Playgrounds.Create(ctxT(t), map[string]any{"name": "opt-2", "playspec_id": "web", "marquee_id": "local"}, MutationOptions{}, WaitOptions{}); err != nil || resp.Replayed {
@@ -132,8 +135,15 @@ func TestJournalOptOutsAndOtherOperations(t *testing.T) {
 	if _, resp, err := c.Playgrounds.Create(ctxT(t), body, MutationOptions{}, WaitOptions{}); err != nil || !resp.Replayed {
 		t.Fatalf("re-run: %v %+v", err, resp)
 	}
-	if s.Stats().Creates["opt-1"] != 1 || len(pending(t, c)) != 0 {
+	if s.Stats().Creates["opt-1"] != 1 || len(pending(t, c)) != 1 {
 		t.Fatalf("creates %v, pending %+v", s.Stats().Creates, pending(t, c))
+	}
+	// Only a run that gives the key again finishes the explicit one.
+	// (Its first attempt met the name taken: the definitive answer is that 422.)
+	_, _, err = c.Playgrounds.Create(ctxT(t), body, MutationOptions{IdempotencyKey: "explicit-1"}, WaitOptions{})
+	mustError(t, err, CodeValidation)
+	if list := pending(t, c); len(list) != 0 {
+		t.Fatalf("pending %+v", list)
 	}
 }
 
@@ -308,4 +318,86 @@ func (s *countingStore) updates() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.n
+}
+
+// The raw API door journals as the services do: a read-only POST of
+// contract §10 never (it replayed stale log lines), a query's values never
+// (only the signature covers them, so ?a=1 and ?a=2 stay two operations),
+// and a given key flagged explicit, never handed to a run without it.
+func TestJournalOfTheRawAPI(t *testing.T) {
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, s seen) {
+		apiError(w, http.StatusBadGateway, "INTERNAL_ERROR", "lost", nil)
+	})
+	dir := t.TempDir()
+	c := emulatorClient(t, srv.URL, func(o *Options) {
+		o.StateDir, o.JournalWindow = dir, 15*time.Minute
+		o.Policy.MaxRetries = reliability.NoRetries
+		o.Policy.BreakerThreshold = 1000
+	})
+	for _, p := range []string{"playgrounds/x/logs", "/api/playgrounds/x/status", "marquees/m/connection_tests?x=1"} {
+		if _, err := c.API(ctxT(t), APIRequest{Method: "POST", Path: p, Body: json.RawMessage(`{}`)}); err == nil {
+			t.Fatal("no error")
+		}
+	}
+	if list := pending(t, c); len(list) != 0 {
+		t.Fatalf("read-only POSTs journaled: %+v", list)
+	}
+	send := func(path string, mo MutationOptions) string {
+		t.Helper()
+		_, err := c.API(ctxT(t), APIRequest{Method: "POST", Path: path, Mutation: mo})
+		return mustError(t, err, CodeInternal).IdempotencyKey
+	}
+	k1 := send("marquees/local/ssh_keys?access_token=SECRET1", MutationOptions{})
+	k2 := send("marquees/local/ssh_keys?access_token=SECRET2", MutationOptions{})
+	if k1 == k2 {
+		t.Fatal("two queries were one operation")
+	}
+	if again := send("marquees/local/ssh_keys?access_token=SECRET1", MutationOptions{}); again != k1 {
+		t.Fatalf("the same query is the same operation: %s, want %s", again, k1)
+	}
+	send("marquees/local/ssh_keys?access_token=SECRET3", MutationOptions{IdempotencyKey: "given-1"})
+	if k := send("marquees/local/ssh_keys?access_token=SECRET3", MutationOptions{}); k == "given-1" {
+		t.Fatal("a given key was handed to a run that did not give it")
+	}
+	list := pending(t, c)
+	explicit := 0
+	for _, e := range list {
+		if e.Path != "/api/marquees/local/ssh_keys" || strings.Contains(e.Label, "SECRET") {
+			t.Errorf("entry shows the query: %+v", e)
+		}
+		if e.Explicit {
+			explicit++
+		}
+	}
+	if len(list) != 4 || explicit != 1 {
+		t.Fatalf("pending %+v", list)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		if data, _ := os.ReadFile(f); strings.Contains(string(data), "SECRET") {
+			t.Errorf("%s keeps a query value: %s", filepath.Base(f), data)
+		}
+	}
+}
+
+func TestReadOnlyRequest(t *testing.T) {
+	for _, c := range []struct {
+		method, path string
+		want         bool
+	}{
+		{"GET", "/api/playgrounds", true},
+		{"POST", "/api/playgrounds/x/logs", true},
+		{"post", "playgrounds/x/status?y=1", true},
+		{"POST", "/api/marquees/m/connection_tests", true},
+		{"POST", "/api/playgrounds/x/operations", false},
+		{"POST", "/api/playgrounds//logs", false},
+		{"POST", "/api/playgrounds/x/logs/more", false},
+		{"DELETE", "/api/playgrounds/x/logs", false},
+		{"PATCH", "/api/playgrounds/x/status", false},
+		{"POST", "/api/marquees/unpaid", false},
+	} {
+		if got := ReadOnlyRequest(c.method, c.path); got != c.want {
+			t.Errorf("ReadOnlyRequest(%s, %s) = %v", c.method, c.path, got)
+		}
+	}
 }

@@ -73,7 +73,7 @@ func (s *MarqueesService) Delete(ctx context.Context, ref string, mo MutationOpt
 func (s *MarqueesService) TestConnection(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*ConnectionTest, *Response, error) {
 	var out ConnectionTest
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(marqueesPath, ref) + "/connection_tests",
-		resource: s.c.marqueeRef(ref), mo: mo, wo: wo, noJournal: true}, &out)
+		resource: s.c.marqueeRef(ref), mo: mo, wo: wo}, &out)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}

@@ -150,7 +150,7 @@ func (s *PlaygroundsService) status(ctx context.Context, ref, resource string) (
 func (s *PlaygroundsService) RefreshStatus(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*PlaygroundStatus, *Response, error) {
 	var st PlaygroundStatus
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/status",
-		resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo, noJournal: true}, &st)
+		resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo}, &st)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
@@ -187,7 +187,7 @@ func (s *PlaygroundsService) Logs(ctx context.Context, ref, service string, tail
 		Lines []string `json:"lines"`
 	}
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: refPath(playgroundsPath, ref) + "/logs",
-		body: body, resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo, noJournal: true}, &out)
+		body: body, resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo}, &out)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}

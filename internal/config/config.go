@@ -372,3 +372,22 @@ func Profiles() ([]string, error) {
 	sort.Strings(names[1:])
 	return names, nil
 }
+
+// SecretFlags names the flags of this command line that carried a secret:
+// --api-key, --token, a --state-store URL with credentials. Other users of
+// the machine see a command line in `ps`; the environment variables (or
+// the config file, 0600) keep them out of it.
+func (c *Config) SecretFlags() []string {
+	var out []string
+	for _, s := range Settings {
+		v, ok := c.values[s.Key]
+		if !ok || !s.Secret || s.Flag == "" || v.Source != "flag --"+s.Flag {
+			continue
+		}
+		if u, isURL := v.typed.(string); isURL && s.Kind == KindURL && MaskURL(u) == u {
+			continue // a URL without credentials
+		}
+		out = append(out, "--"+s.Flag)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -110,7 +111,7 @@ var Settings = []Setting{
 	{Key: "state_store", Flag: "state-store", Env: "FIBE_STATE_STORE", File: true, Secret: true,
 		Kind:  KindURL,
 		Help:  `Where breakers, the rate ledger and the journal live: files under the state directory (default), or redis://[user:pass@]host:port/db`,
-		parse: textParser(normalizeStateStore), mask: maskURLUser},
+		parse: textParser(normalizeStateStore), mask: MaskURL},
 	{Key: "journal_window", Env: "FIBE_JOURNAL_WINDOW", File: true,
 		Kind: KindDuration, Default: reliability.DefaultJournalWindow.String(),
 		Help:  "How long a re-run of an unfinished mutation reuses its idempotency key (0 turns it off; at most 24h)",
@@ -340,19 +341,31 @@ func normalizeAPIURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("invalid API URL %q: %v", maskURLUser(raw), err)
+		// url.Parse quotes the whole text, credentials included.
+		return "", fmt.Errorf("invalid API URL %q: %s", MaskURL(raw), parseReason(err, raw))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("invalid API URL %q: scheme must be http or https", maskURLUser(raw))
+		return "", fmt.Errorf("invalid API URL %q: scheme must be http or https", MaskURL(raw))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("invalid API URL %q: no host", raw)
+		return "", fmt.Errorf("invalid API URL %q: no host", MaskURL(raw))
 	}
 	if u.User != nil {
 		return "", fmt.Errorf("invalid API URL: credentials do not belong in the URL")
 	}
 	u.RawQuery, u.Fragment = "", ""
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// parseReason is what url.Parse found wrong, without the text it quotes;
+// nothing more precise when the text has credentials (an invalid escape
+// quotes part of the password).
+func parseReason(err error, raw string) string {
+	var ue *url.Error
+	if _, _, cred := userinfoSpan(raw); !cred && errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return "not a valid URL"
 }
 
 // NormalizeStateStore checks a state_store value: "" (or "file") is the
@@ -364,7 +377,7 @@ func normalizeStateStore(raw string) (string, error) {
 	if raw == "" || strings.EqualFold(raw, "file") {
 		return "", nil
 	}
-	shown := maskURLUser(raw)
+	shown := MaskURL(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("invalid state store URL %q: want redis://[user:pass@]host:port/db", shown)
@@ -383,23 +396,67 @@ func normalizeStateStore(raw string) (string, error) {
 	return raw, nil
 }
 
-// maskURLUser replaces the user and password of a URL with "****", found
-// without parsing it, so a malformed URL is masked too.
-func maskURLUser(raw string) string {
-	i := strings.Index(raw, "://")
-	if i < 0 {
+// MaskURL replaces the userinfo of a URL (user and password) with "****":
+// "redis://****@host:6379/0". It is the one way a URL that may carry
+// credentials is shown (config, the state store, errors). It works on the
+// text, never parsing it, so a URL that does not parse is masked too:
+// everything between the scheme (and its slashes) and the last "@" is
+// masked, even when that is more than the userinfo.
+func MaskURL(raw string) string {
+	start, at, ok := userinfoSpan(raw)
+	if !ok {
 		return raw
 	}
-	rest := raw[i+3:]
-	end := len(rest)
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		end = j
-	}
-	at := strings.LastIndex(rest[:end], "@")
+	return raw[:start] + "****" + raw[at:]
+}
+
+// userinfoSpan finds what MaskURL masks: raw[start:at], with raw[at] the
+// last "@".
+func userinfoSpan(raw string) (start, at int, ok bool) {
+	at = strings.LastIndex(raw, "@")
 	if at < 0 {
-		return raw
+		return 0, 0, false
 	}
-	return raw[:i+3] + "****" + rest[at:]
+	if i := strings.Index(raw, ":"); i > 0 && i < at && isScheme(raw[:i]) && strings.HasPrefix(raw[i+1:], "/") {
+		start = i + 1
+		for start < at && raw[start] == '/' {
+			start++
+		}
+	}
+	return start, at, true
+}
+
+// MaskURLIn returns text (an error message that may quote raw, or parts of
+// it) with raw's credentials masked: raw itself, its userinfo and its
+// password, wherever they appear.
+func MaskURLIn(text, raw string) string {
+	start, at, ok := userinfoSpan(raw)
+	if !ok {
+		return text
+	}
+	text = strings.ReplaceAll(text, raw, MaskURL(raw))
+	user := raw[start:at]
+	_, pw, _ := strings.Cut(user, ":")
+	for _, secret := range []string{user, pw} {
+		if len(secret) >= 3 {
+			text = strings.ReplaceAll(text, secret, "****")
+		}
+	}
+	return text
+}
+
+// isScheme reports whether s is a URL scheme (RFC 3986: a letter, then
+// letters, digits, "+", "-" or ".").
+func isScheme(s string) bool {
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
 }
 
 // ParseDuration accepts Go durations ("30s", "5m") and plain seconds ("30").

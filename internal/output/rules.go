@@ -37,6 +37,7 @@ var rules = map[string]rule{
 	client.CodeForbidden:       {exit: ExitAuth},
 	client.CodeValidation:      {exit: ExitInvalid, details: true},
 	client.CodeBadRequest:      {exit: ExitInvalid},
+	client.CodeInvalidArgument: {exit: ExitInvalid},
 	client.CodeConflict:        {exit: ExitConflict, hints: conflictHints},
 	client.CodeLocked:          {exit: ExitConflict},
 	client.CodeNotFunded:       {exit: ExitFunding, hints: notFundedHints},

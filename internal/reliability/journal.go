@@ -18,6 +18,10 @@ type JournalEntry struct {
 	Profile   string    `json:"profile,omitempty"`
 	Label     string    `json:"label,omitempty"` // what the user would call it ("rollout demo")
 	Created   time.Time `json:"created"`
+	// Explicit: the caller gave the key (--idempotency-key, the MCP
+	// idempotency_key, a console form's). Listed, never claimed: only a run
+	// that gives the key again uses it. Such an entry has no Signature.
+	Explicit bool `json:"explicit,omitempty"`
 }
 
 // JournalMaxAge is how long an entry is kept at most: the server's replay
@@ -108,7 +112,7 @@ func (j *Journal) Claim(signature string, window time.Duration, fresh JournalEnt
 func claimJournal(f journalFile, signature string, window time.Duration, fresh JournalEntry, now time.Time) (JournalEntry, bool) {
 	got, reused := fresh, false
 	for _, e := range f {
-		if e.Signature == signature && now.Sub(e.Created) <= window &&
+		if !e.Explicit && e.Signature == signature && now.Sub(e.Created) <= window &&
 			(!reused || e.Created.After(got.Created)) {
 			got, reused = e, true
 		}

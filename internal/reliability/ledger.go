@@ -13,12 +13,17 @@ import (
 // that a client sends what the window allows and then waits for Reset
 // instead of earning a 429 (docs/contract.md §3).
 //
+// A Reset more than MaxRateReset ahead, or already past, is implausible and
+// ignored, whether it comes in an answer or from the store; and each answer
+// replaces the window an earlier answer showed, so one bogus header is
+// forgotten at the next healthy one.
+//
 // Every request sent takes a slot: the ledger decrements its own Remaining
 // on admission, so requests in flight on other goroutines count before
-// their answers arrive. Each answer's X-RateLimit-* headers are folded in
-// with the most conservative view: for the same window (same Reset) the
-// smaller Remaining wins, a later window replaces the old one, and an
-// answer about a window that has ended is ignored. When no slot is left the
+// their answers arrive. Each answer's X-RateLimit-* headers are folded in:
+// for the same window (same Reset) the smaller Remaining wins, another
+// window replaces the old one, and an answer about a window that has
+// ended is ignored. When no slot is left the
 // next request waits until Reset.
 //
 // The view outlives the process in the Store, but it is written only when
@@ -37,6 +42,17 @@ type Ledger struct {
 	fresh  int       // requests sent since the last window ended (or before any answer)
 	loaded bool      // the stored view was read since the last window ended
 	saved  RateLimit // the stored view as of the last read or write
+}
+
+// MaxRateReset is how far ahead a window's Reset may be and still be
+// believed: no server's rate window is longer than a day. A farther Reset
+// (a garbled header, "year 5138") is ignored, never waited on.
+const MaxRateReset = 24 * time.Hour
+
+// Plausible reports whether rl's window is in force at now and resets
+// within MaxRateReset.
+func (rl RateLimit) Plausible(now time.Time) bool {
+	return rl.Reset.After(now) && !rl.Reset.After(now.Add(MaxRateReset))
 }
 
 // NewLedger returns the ledger of scope, the rate-limit bucket it paces:
@@ -147,7 +163,7 @@ func (l *Ledger) reserveShared(now time.Time) bool {
 	got, took, err := l.store.LedgerReserve(l.key, l.cur, true, now)
 	switch {
 	case err == nil:
-		l.merge(got, now)
+		l.merge(got, now, false)
 		l.saved = got
 	case l.cur.Remaining > 0:
 		l.cur.Remaining--
@@ -162,16 +178,24 @@ func (l *Ledger) Observe(rl RateLimit) error {
 	defer l.mu.Unlock()
 	now := l.clock.Now()
 	l.refresh(now)
-	l.merge(rl, now)
+	l.merge(rl, now, true)
 	if !l.worthSaving(now) {
 		return nil
 	}
 	got, _, err := l.store.LedgerReserve(l.key, l.cur, false, now)
 	if err == nil {
-		l.merge(got, now)
+		l.merge(got, now, false)
 		l.saved = got
 	}
 	return err
+}
+
+// Reset forgets the window, here and in the store (`fibe breaker reset`).
+func (l *Ledger) Reset() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cur, l.saved, l.fresh, l.loaded = RateLimit{}, RateLimit{}, 0, true
+	return l.store.LedgerReset(l.key)
 }
 
 // Wait is how long the next request would wait: until Reset when the
@@ -218,19 +242,20 @@ func (l *Ledger) refresh(now time.Time) {
 		return
 	}
 	l.saved = saved
-	l.merge(l.saved, now)
+	l.merge(l.saved, now, false)
 }
 
-// merge folds another view of the limit into the current one, taking the
-// most conservative reading: a window that has ended is ignored, a later
-// window replaces the current one, and for the same window the smaller
-// Remaining wins.
-func (l *Ledger) merge(rl RateLimit, now time.Time) {
-	if !rl.Reset.After(now) {
+// merge folds another view of the limit into the current one: an
+// implausible window (ended, or resetting beyond MaxRateReset) is ignored;
+// for the same window the smaller Remaining wins; a later window replaces
+// the current one, and so does any other window when answer is set (the
+// view is what the latest answer said, which replaces an earlier answer's).
+func (l *Ledger) merge(rl RateLimit, now time.Time, answer bool) {
+	if !rl.Plausible(now) {
 		return
 	}
 	switch {
-	case rl.Reset.After(l.cur.Reset):
+	case rl.Reset.After(l.cur.Reset) || answer && !rl.Reset.Equal(l.cur.Reset):
 		rem := rl.Remaining
 		// Requests sent before this window was known may not be in rl's
 		// count yet; with the limit known, none of them is lost.
@@ -259,7 +284,7 @@ func (l *Ledger) worthSaving(now time.Time) bool {
 	if !now.Before(l.cur.Reset) {
 		return false
 	}
-	if l.cur.Reset.After(l.saved.Reset) {
+	if !l.cur.Reset.Equal(l.saved.Reset) {
 		return true
 	}
 	return l.cur.Reset.Equal(l.saved.Reset) && l.cur.Remaining < l.saved.Remaining && l.cur.Remaining <= lowWater(l.cur.Limit)
@@ -269,11 +294,22 @@ func (l *Ledger) worthSaving(now time.Time) bool {
 // at least 2.
 func lowWater(limit int) int { return max(limit/10, 2) }
 
-// reserveRateLimit is the store's ledger transition: fold view into stored
-// (MergeRateLimit), then take a slot of the window in force when asked and
-// one is left.
+// reserveRateLimit is the store's ledger transition. A reservation (take)
+// folds view into stored (mergeRateLimit) and takes a slot of the window in
+// force when one is left; an answer's view (no take) replaces a stored view
+// of another window, so a later answer always wins over an earlier one.
+// Implausible windows, stored or new, are dropped.
 func reserveRateLimit(stored, view RateLimit, take bool, now time.Time) (RateLimit, bool) {
-	got := mergeRateLimit(stored, view, now)
+	var got RateLimit
+	if !take && view.Plausible(now) && !view.Reset.Equal(stored.Reset) {
+		got = view
+		if got.Limit == 0 {
+			got.Limit = stored.Limit
+		}
+		got.Remaining = max(got.Remaining, 0)
+		return got, false
+	}
+	got = mergeRateLimit(stored, view, now)
 	if take && got.Reset.After(now) && got.Remaining > 0 {
 		got.Remaining--
 		return got, true
@@ -281,15 +317,15 @@ func reserveRateLimit(stored, view RateLimit, take bool, now time.Time) (RateLim
 	return got, false
 }
 
-// MergeRateLimit is the most conservative of two views of the window: a
-// window that has ended is no view, a later window replaces an earlier
+// mergeRateLimit is the most conservative of two views of the window: a
+// window that has ended or resets beyond MaxRateReset is no view, a later window replaces an earlier
 // one, and for the same window the smaller Remaining wins. A Limit that one
 // view lacks is taken from the other.
 func mergeRateLimit(a, b RateLimit, now time.Time) RateLimit {
-	if !a.Reset.After(now) {
+	if !a.Plausible(now) {
 		a = RateLimit{Limit: a.Limit}
 	}
-	if !b.Reset.After(now) {
+	if !b.Plausible(now) {
 		b = RateLimit{Limit: b.Limit}
 	}
 	if b.Reset.After(a.Reset) {

@@ -261,3 +261,58 @@ func TestLedgerScopeHashesTheKey(t *testing.T) {
 		t.Fatal("scope is not a function of origin and key")
 	}
 }
+
+// One answer with X-RateLimit-Reset in year 5138 made every later command
+// wait the 2-minute ceiling, forever. A Reset beyond MaxRateReset or in the
+// past is ignored; the next answer's window replaces an earlier answer's,
+// even an earlier window; a stored bogus view is no view; Reset forgets.
+func TestLedgerIgnoresImplausibleResetsAndLaterAnswersReplace(t *testing.T) {
+	store := NewFileStore(t.TempDir())
+	l, clock := newTestLedger(store)
+	now := clock.Now()
+	for _, rl := range []RateLimit{
+		{Limit: 10, Remaining: 0, Reset: time.Unix(99999999999, 0)},
+		{Limit: 10, Remaining: 0, Reset: now.Add(MaxRateReset + time.Second)},
+		{Limit: 10, Remaining: 0, Reset: now.Add(-time.Second)},
+	} {
+		if err := l.Observe(rl); err != nil {
+			t.Fatal(err)
+		}
+		if w := l.Wait(); w != 0 {
+			t.Fatalf("after %v the next request waits %v", rl.Reset, w)
+		}
+	}
+	// An older version stored the bogus window: a new invocation ignores it.
+	if err := store.Update(l.Key(), func([]byte) ([]byte, error) {
+		return []byte(`{"limit":10,"remaining":0,"reset":"5138-11-16T09:46:39Z"}`), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := NewLedger(store, "api.example", Policy{}, clock)
+	if err := fresh.Admit(context.Background(), nil); err != nil || len(clock.Sleeps()) != 0 {
+		t.Fatalf("admitted after %v (%v)", clock.Sleeps(), err)
+	}
+	// A plausible but long window, spent; then a healthy answer about an
+	// earlier window: the later answer wins.
+	_ = l.Observe(RateLimit{Limit: 10, Remaining: 0, Reset: now.Add(20 * time.Hour)})
+	if w := l.Wait(); w != DefaultRateWaitCeiling {
+		t.Fatalf("a spent window: wait %v", w)
+	}
+	_ = l.Observe(RateLimit{Limit: 10, Remaining: 5, Reset: now.Add(time.Minute)})
+	if w := l.Wait(); w != 0 {
+		t.Fatalf("the later answer did not replace the earlier one: wait %v", w)
+	}
+	if got, _ := store.LedgerLoad(l.Key()); !got.Reset.Equal(now.Add(time.Minute)) {
+		t.Fatalf("stored %+v", got)
+	}
+	_ = l.Observe(RateLimit{Limit: 10, Remaining: 0, Reset: now.Add(time.Hour)})
+	if err := l.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if w := l.Wait(); w != 0 {
+		t.Fatalf("after Reset: wait %v", w)
+	}
+	if got, _ := store.LedgerLoad(l.Key()); !got.Reset.IsZero() {
+		t.Fatalf("after Reset the store holds %+v", got)
+	}
+}

@@ -119,6 +119,8 @@ func (s *LocalStore) LedgerLoad(key string) (RateLimit, error) {
 	return decodeRateLimit(data), nil
 }
 
+func (s *LocalStore) LedgerReset(key string) error { return s.rec.Delete(key) }
+
 func (s *LocalStore) LedgerReserve(key string, view RateLimit, take bool, now time.Time) (RateLimit, bool, error) {
 	var (
 		got  RateLimit

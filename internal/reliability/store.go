@@ -51,10 +51,14 @@ type Store interface {
 
 	// LedgerLoad returns the stored view of the rate-limit window.
 	LedgerLoad(key string) (RateLimit, error)
-	// LedgerReserve folds view into the stored one (MergeRateLimit), then,
-	// when take is set and the window in force has a slot left, takes it;
-	// it stores the result and returns it with whether a slot was taken.
+	// LedgerReserve folds view into the stored one, then, when take is set
+	// and the window in force has a slot left, takes it; it stores the
+	// result and returns it with whether a slot was taken. Without take,
+	// view is an answer's and replaces a stored window that differs
+	// (reserveRateLimit); implausible windows are dropped either way.
 	LedgerReserve(key string, view RateLimit, take bool, now time.Time) (RateLimit, bool, error)
+	// LedgerReset forgets the stored view of the rate-limit window.
+	LedgerReset(key string) error
 
 	// JournalPut records e by e.Key, replacing an entry with the same key.
 	JournalPut(e JournalEntry, now time.Time) error

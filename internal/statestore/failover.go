@@ -153,6 +153,10 @@ func (f *Failover) LedgerLoad(key string) (reliability.RateLimit, error) {
 	return run(f, func(s reliability.Store) (reliability.RateLimit, error) { return s.LedgerLoad(key) })
 }
 
+func (f *Failover) LedgerReset(key string) error {
+	return run0(f, func(s reliability.Store) error { return s.LedgerReset(key) })
+}
+
 func (f *Failover) LedgerReserve(key string, view reliability.RateLimit, take bool, now time.Time) (reliability.RateLimit, bool, error) {
 	type res struct {
 		rl   reliability.RateLimit

@@ -430,13 +430,18 @@ func (s *Redis) LedgerLoad(key string) (reliability.RateLimit, error) {
 	return reliability.RateLimit{Limit: l, Remaining: r, Reset: fromMS(t)}, nil
 }
 
+func (s *Redis) LedgerReset(key string) error {
+	rk := RedisKey(key)
+	return s.call("DEL "+rk, func(ctx context.Context) error { return s.rdb.Del(ctx, rk).Err() })
+}
+
 func (s *Redis) LedgerReserve(key string, view reliability.RateLimit, take bool, now time.Time) (reliability.RateLimit, bool, error) {
 	t := 0
 	if take {
 		t = 1
 	}
 	res, err := s.script("reserve", reserveScript, []string{RedisKey(key)},
-		view.Limit, view.Remaining, ms(view.Reset), t, ms(now), windowKeep.Milliseconds())
+		view.Limit, view.Remaining, ms(view.Reset), t, ms(now), windowKeep.Milliseconds(), reliability.MaxRateReset.Milliseconds())
 	if err != nil {
 		return reliability.RateLimit{}, false, err
 	}

@@ -91,3 +91,43 @@ func TestRedisKeysAreNamespacedAndExpire(t *testing.T) {
 		}
 	}
 }
+
+// A bogus X-RateLimit-Reset (year 5138) gave the ledger key a TTL of about
+// 3,100 years, so a whole fleet stalled: now an implausible window is never
+// stored, one planted by an older version is dropped at the next touch,
+// and the longest TTL is a day and a minute.
+func TestRedisLedgerTTLIsBounded(t *testing.T) {
+	srv := redistest.Start(t)
+	s, err := OpenRedis(srv.URL(0), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	ctx := context.Background()
+	key := reliability.LedgerKey("api.example")
+	now := time.Now()
+	if _, _, err := s.LedgerReserve(key, reliability.RateLimit{Remaining: 0, Reset: time.Unix(99999999999, 0)}, false, now); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rdb.Exists(ctx, RedisKey(key)).Result(); n != 0 {
+		t.Fatalf("an implausible window was stored (ttl %v)", rdb.PTTL(ctx, RedisKey(key)).Val())
+	}
+	if err := rdb.HSet(ctx, RedisKey(key), "l", 10, "r", 0, "t", int64(99999999999000)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.LedgerReserve(key, reliability.RateLimit{Remaining: 0, Reset: now.Add(-time.Second)}, true, now); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rdb.Exists(ctx, RedisKey(key)).Result(); n != 0 {
+		t.Fatal("a planted implausible window survived a touch")
+	}
+	if _, _, err := s.LedgerReserve(key, reliability.RateLimit{Remaining: 3, Reset: now.Add(23 * time.Hour)}, false, now); err != nil {
+		t.Fatal(err)
+	}
+	ttl := rdb.PTTL(ctx, RedisKey(key)).Val()
+	if ttl <= 0 || ttl > reliability.MaxRateReset+time.Minute {
+		t.Fatalf("ledger TTL %v", ttl)
+	}
+}

@@ -127,31 +127,43 @@ return out
 
 // reserveScript: KEYS[1] the ledger hash (l limit, r remaining, t reset);
 // ARGV: view limit, remaining, reset, take (1 or 0), now, keep (ms a
-// window's record outlives its reset). Answers {limit, remaining, reset, took}.
+// window's record outlives its reset), horizon (ms: a reset farther ahead
+// is implausible and dropped, reliability.MaxRateReset). Without take the
+// view is an answer's and replaces a stored window that differs. The TTL
+// is bounded by horizon + keep. Answers {limit, remaining, reset, took}.
 var reserveScript = redis.NewScript(`
 local now = tonumber(ARGV[5])
+local horizon = now + tonumber(ARGV[7])
+local take = ARGV[4] == '1'
 local s = redis.call('HMGET', KEYS[1], 'l', 'r', 't')
 local al, ar, at = tonumber(s[1]) or 0, tonumber(s[2]) or 0, tonumber(s[3]) or 0
 local bl, br, bt = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if ar < 0 then al, ar, at = 0, 0, 0 end
-if at <= now then ar, at = 0, 0 end
-if bt <= now then br, bt = 0, 0 end
-if bt > at then al, ar, at, bl, br, bt = bl, br, bt, al, ar, at end
-if at == bt then
-  ar = math.min(ar, br)
-  al = math.max(al, bl)
-elseif al == 0 then
-  al = bl
+if at <= now or at > horizon then ar, at = 0, 0 end
+if bt <= now or bt > horizon then br, bt = 0, 0 end
+if not take and bt > 0 and bt ~= at then
+  if bl == 0 then bl = al end
+  al, ar, at = bl, br, bt
+else
+  if bt > at then al, ar, at, bl, br, bt = bl, br, bt, al, ar, at end
+  if at == bt then
+    ar = math.min(ar, br)
+    al = math.max(al, bl)
+  elseif al == 0 then
+    al = bl
+  end
 end
 if ar < 0 then ar = 0 end
 local took = 0
-if ARGV[4] == '1' and at > now and ar > 0 then
+if take and at > now and ar > 0 then
   ar = ar - 1
   took = 1
 end
 if at > now then
   redis.call('HSET', KEYS[1], 'l', al, 'r', ar, 't', at)
-  redis.call('PEXPIRE', KEYS[1], at - now + tonumber(ARGV[6]))
+  redis.call('PEXPIRE', KEYS[1], math.min(at - now, tonumber(ARGV[7])) + tonumber(ARGV[6]))
+elseif redis.call('EXISTS', KEYS[1]) == 1 and (tonumber(s[3]) or 0) > horizon then
+  redis.call('DEL', KEYS[1])
 end
 return {al, ar, at, took}
 `)
@@ -185,7 +197,7 @@ for i = 1, #all, 2 do
   local ok, v = pcall(cjson.decode, all[i + 1])
   if not ok or type(v) ~= 'table' or type(v.ms) ~= 'number' or now - v.ms > maxage then
     redis.call('HDEL', KEYS[1], all[i])
-  elseif v.sig == sig and now - v.ms <= window and (bestms == nil or v.ms > bestms) then
+  elseif v.sig == sig and sig ~= '' and not (type(v.e) == 'table' and v.e.explicit == true) and now - v.ms <= window and (bestms == nil or v.ms > bestms) then
     best, bestms = all[i + 1], v.ms
   end
 end

@@ -2,6 +2,7 @@ package statestore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,8 @@ type storeKind struct {
 	open func() reliability.Store
 	// corrupt makes key's record unreadable.
 	corrupt func(key, resource string)
+	// plantLedger writes a ledger record as an older version could have.
+	plantLedger func(key string, rl reliability.RateLimit)
 }
 
 func storeKinds(t *testing.T) []storeKind {
@@ -37,6 +40,11 @@ func storeKinds(t *testing.T) []storeKind {
 	file := storeKind{name: "file", open: func() reliability.Store { return reliability.NewFileStore(dir) },
 		corrupt: func(key, _ string) {
 			if err := os.WriteFile(filepath.Join(dir, reliability.SafeName(key)+".json"), []byte("{not json"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, plantLedger: func(key string, rl reliability.RateLimit) {
+			data, _ := json.Marshal(rl)
+			if err := os.WriteFile(filepath.Join(dir, reliability.SafeName(key)+".json"), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}}
@@ -52,6 +60,10 @@ func storeKinds(t *testing.T) []storeKind {
 		return s
 	}, corrupt: func(key, resource string) {
 		if err := rdb.HSet(context.Background(), RedisKey(key), resource, "{not json").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}, plantLedger: func(key string, rl reliability.RateLimit) {
+		if err := rdb.HSet(context.Background(), RedisKey(key), "l", rl.Limit, "r", rl.Remaining, "t", rl.Reset.UnixMilli()).Err(); err != nil {
 			t.Fatal(err)
 		}
 	}}
@@ -277,6 +289,64 @@ var storeCases = []storeCase{
 		got, _, _ = s.LedgerReserve("ratelimit-api.example", reliability.RateLimit{Limit: 10, Remaining: 0, Reset: now.Add(-time.Second)}, false, now)
 		if got.Remaining != 9 {
 			t.Fatalf("an ended window counted: %+v", got)
+		}
+	}},
+	{"ledger: an implausible reset is dropped, an answer replaces another window, reset forgets", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
+		s := k.open()
+		now := clock.Now()
+		const key = "ratelimit-api.example"
+		bogus := reliability.RateLimit{Limit: 10, Remaining: 0, Reset: time.Unix(99999999999, 0)} // year 5138
+		if got, _, _ := s.LedgerReserve(key, bogus, false, now); !got.Reset.IsZero() {
+			t.Fatalf("an implausible window was kept: %+v", got)
+		}
+		if got, _, _ := s.LedgerReserve(key, reliability.RateLimit{Remaining: 0, Reset: now.Add(25 * time.Hour)}, true, now); !got.Reset.IsZero() {
+			t.Fatalf("a reset 25 h ahead was kept: %+v", got)
+		}
+		// A record an older version stored is no view either, and the next
+		// answer replaces it.
+		k.plantLedger(key, bogus)
+		healthy := reliability.RateLimit{Limit: 10, Remaining: 9, Reset: now.Add(time.Minute)}
+		got, took, err := s.LedgerReserve(key, healthy, true, now)
+		if err != nil || !took || !got.Reset.Equal(healthy.Reset) || got.Remaining != 8 {
+			t.Fatalf("a reservation beside a bogus record: %+v %v %v", got, took, err)
+		}
+		// An answer about an earlier (plausible) window replaces a later one.
+		k.plantLedger(key, reliability.RateLimit{Limit: 10, Remaining: 0, Reset: now.Add(20 * time.Hour)})
+		got, _, _ = s.LedgerReserve(key, healthy, false, now)
+		if !sameWindow(got, healthy) || got.Remaining != 9 {
+			t.Fatalf("the later answer did not replace the stored window: %+v", got)
+		}
+		if err := s.LedgerReset(key); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := k.open().LedgerLoad(key); err != nil || !l.Reset.IsZero() {
+			t.Fatalf("after reset: %+v %v", l, err)
+		}
+	}},
+	{"journal: an explicit entry is listed, never claimed", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
+		j := reliability.NewJournal(k.open(), clock)
+		// An explicit entry carries no signature; even one that did (an
+		// older writer) is never handed out.
+		for _, e := range []reliability.JournalEntry{{Key: "given-1", Explicit: true}, {Key: "given-2", Signature: "sig", Explicit: true}} {
+			if err := j.Put(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, sig := range []string{"", "sig"} {
+			got, reused, err := j.Claim(sig, 15*time.Minute, reliability.JournalEntry{Signature: sig, Key: "fresh-" + sig})
+			if err != nil || reused || got.Key != "fresh-"+sig {
+				t.Fatalf("claim %q: %+v %v %v", sig, got, reused, err)
+			}
+		}
+		list, _ := j.List()
+		explicit := 0
+		for _, e := range list {
+			if e.Explicit {
+				explicit++
+			}
+		}
+		if len(list) != 4 || explicit != 2 {
+			t.Fatalf("%+v", list)
 		}
 	}},
 	{"journal: put, claim within the window, remove, clear, age", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {

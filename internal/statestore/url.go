@@ -2,8 +2,9 @@ package statestore
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
+
+	"github.com/fibegg/fibe/internal/config"
 )
 
 // IsRedisURL reports whether raw names a Redis store.
@@ -30,43 +31,9 @@ func normalize(raw string) (string, error) {
 	return raw, nil
 }
 
-// Redact masks the password of a store URL ("redis://user:xxxxx@host/0").
-// Text that does not parse as a URL is masked after its scheme.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		if user := userinfo(raw); user != "" {
-			return strings.Replace(raw, user+"@", "xxxxx@", 1)
-		}
-		return raw
-	}
-	return u.Redacted()
-}
+// redact masks the credentials of a store URL the one way every URL is
+// masked: "redis://****@host:6379/0" (config.MaskURL), parsed or not.
+func redact(raw string) string { return config.MaskURL(raw) }
 
-// redactErr removes the credentials of raw from err's text.
-func redactErr(err error, raw string) string {
-	msg := err.Error()
-	if user := userinfo(raw); user != "" {
-		msg = strings.ReplaceAll(msg, user, "xxxxx")
-		if _, pw, ok := strings.Cut(user, ":"); ok && len(pw) > 0 {
-			msg = strings.ReplaceAll(msg, pw, "xxxxx")
-		}
-	}
-	return msg
-}
-
-// userinfo is the "user:pass" part of a URL, found without parsing it.
-func userinfo(raw string) string {
-	i := strings.Index(raw, "://")
-	if i < 0 {
-		return ""
-	}
-	rest := raw[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if at := strings.LastIndex(rest, "@"); at >= 0 {
-		return rest[:at]
-	}
-	return ""
-}
+// redactErr is err's text with the credentials of raw masked.
+func redactErr(err error, raw string) string { return config.MaskURLIn(err.Error(), raw) }
