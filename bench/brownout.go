@@ -128,7 +128,7 @@ func runBrownout(ctx context.Context, env *runEnv, r *report) error {
 	r.param("clients", fmt.Sprintf("%d, each on its own marquee (bo-0 …), its own playground, its own connections", p.Clients))
 	r.param("command", fmt.Sprintf("get-or-create of the client's playground every %s (a GET; it was created before the run, so the create half never runs)", p.Period))
 	r.param("brownout", fmt.Sprintf("every route from t=%s for %s (emulator chaos set at run time), then healthy; variants: %s and %s", p.Start, p.Len, brownoutVariants[0].Chaos, brownoutVariants[1].Chaos))
-	r.param("after recovery", fmt.Sprintf("commands started in [%s, %s)", p.recovery(), p.recovery()+p.After))
+	r.param("after recovery", fmt.Sprintf("commands that ended in [%s, %s)", p.recovery(), p.recovery()+p.After))
 	r.param("naive", fmt.Sprintf("fixed %s sleep, at most %d attempts per command, %s per attempt", p.NaiveSleep, p.NaiveAttempts, p.NaiveTimeout))
 	if p.Retryable.WaitMin > 0 {
 		r.param("retryablehttp", fmt.Sprintf("defaults with waits scaled to %s..%s", p.Retryable.WaitMin, p.Retryable.WaitMax))
@@ -170,7 +170,7 @@ func runBrownout(ctx context.Context, env *runEnv, r *report) error {
 		}
 		brownoutReport(r, p, v, results[vi])
 	}
-	r.note("Requests are counted server-side (every /api arrival); commands, failures and times client-side. A command belongs to the period in which it started.")
+	r.note("Requests are counted server-side (every /api arrival); commands, failures and times client-side. A command belongs to the period in which it ended: what its user saw then (a command that waited out a breaker through recovery and then succeeded is a success after recovery).")
 	r.note("The clients share the machine's CPUs with every other kind of the run (and, on a shared machine, with whatever else runs there).")
 	return nil
 }
@@ -279,12 +279,12 @@ func brownoutMeasure(p brownoutParams, res brownoutResult) brownoutRow {
 		first := time.Duration(-1)
 		for _, c := range cmds {
 			switch {
-			case c.Start >= p.Start && c.Start < rec:
+			case c.End >= p.Start && c.End < rec:
 				row.cmdsWindow++
 				if c.Err != nil {
 					row.failedWindow++
 				}
-			case c.Start >= rec && c.Start < rec+p.After:
+			case c.End >= rec && c.End < rec+p.After:
 				row.cmdsAfter++
 				if c.Err != nil {
 					row.failedAfter++
@@ -312,7 +312,7 @@ func brownoutMeasure(p brownoutParams, res brownoutResult) brownoutRow {
 
 func brownoutReport(r *report, p brownoutParams, v brownoutVariant, results []brownoutResult) {
 	var t table
-	t.Header = []string{"client", "requests received", "in the window", "per client in the window", "commands in the window", "failed", "commands in the 10 s after", "failed", "of which CIRCUIT_OPEN", "first success after recovery: median", "max", "clients without one"}
+	t.Header = []string{"client", "requests received", "in the window", "per client in the window", "commands ending in the window", "failed", "commands ending in the 10 s after", "failed", "of which CIRCUIT_OPEN", "first success after recovery: median", "max", "clients without one"}
 	rows := map[string]brownoutRow{}
 	for _, res := range results {
 		row := brownoutMeasure(p, res)

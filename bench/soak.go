@@ -47,7 +47,7 @@ func newSoakParams(env *runEnv) soakParams {
 		Span: 25 * time.Second, Procs: env.SoakProcs,
 	}
 	if env.Short {
-		p.Ops, p.Waves, p.Speed, p.Workers = 100, 1, 100, 16
+		p.Ops, p.Waves, p.Speed, p.Workers = 100, 1, 100, 32
 		p.OutageAt, p.OutageFor = time.Second, 3*time.Second
 		p.ResetBreakers, p.ParallelReruns, p.Span = true, true, 0
 	}
