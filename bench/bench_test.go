@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -20,44 +21,58 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestShortRun keeps the benchmark working: every scenario runs end to end
-// in short mode against real emulators on 127.0.0.1 and writes its report.
-// It checks the reports, not the targets: those are for full runs.
+// TestShortRun keeps the benchmark working: every scenario of "all" runs
+// end to end in short mode against real emulators on 127.0.0.1 and writes
+// its report. It checks the reports, not the targets: those are for full
+// runs. The scenarios run side by side (each has its own emulators), so
+// the test takes as long as the longest one.
 func TestShortRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every scenario (about 15 s)")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	out := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	began := time.Now()
-	if err := run(ctx, []string{"-short", "-no-cli", "-out", out, "all"}, &stdout, &stderr); err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
-	t.Logf("short run took %s", time.Since(began).Round(time.Millisecond))
-
+	t.Parallel()
 	want := map[string][]string{
 		"herd":       {"| naive |", "| retryablehttp |", "| fibe (own state dirs) |", "| fibe (shared state dir) |", "## Targets"},
 		"duplicates": {"| naive | first run |", "| retryablehttp | first run |", "| fibe | first run |", "| fibe | after plain re-runs |"},
 		"pacing":     {"| naive |", "| retryablehttp |", "| fibe |", "429s after the first window"},
 		"overhead":   {"| net/http (bare) |", "| fibe client (in-memory state) |", "## CLI start-up"},
+		"brownout": {"| naive |", "| retryablehttp |", "| fibe (own state dirs) |", "| fibe (shared state dir) |",
+			"| fibe --breaker-wait 4.5s (own state dirs) |", "| fibe --breaker-wait 4.5s (shared state dir) |",
+			"## Brownout: every request 503", "## Brownout: 30% of requests 503", "## Targets"},
 	}
-	for name, parts := range want {
-		b, err := os.ReadFile(filepath.Join(out, name+".md"))
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
+	if len(want) != len(scenarios) {
+		t.Fatalf("%d scenarios in all, %d checked here", len(scenarios), len(want))
+	}
+	out := t.TempDir()
+	for _, s := range scenarios {
+		parts, ok := want[s.Name]
+		if !ok {
+			t.Fatalf("scenario %s is not checked", s.Name)
 		}
-		md := string(b)
-		for _, p := range append(parts, "- Machine: ", "- Mode: short", "## Parameters") {
-			if !strings.Contains(md, p) {
-				t.Errorf("%s.md lacks %q:\n%s", name, p, md)
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			began := time.Now()
+			if err := run(ctx, []string{"-short", "-no-cli", "-out", out, s.Name}, &stdout, &stderr); err != nil {
+				t.Fatalf("run: %v\n%s", err, stderr.String())
 			}
-		}
-		if !strings.Contains(stdout.String(), md) {
-			t.Errorf("%s: the printed report differs from the written one", name)
-		}
+			t.Logf("short %s took %s", s.Name, time.Since(began).Round(time.Millisecond))
+			b, err := os.ReadFile(filepath.Join(out, s.Name+".md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := string(b)
+			for _, p := range append(parts, "- Machine: ", "- Mode: short", "## Parameters") {
+				if !strings.Contains(md, p) {
+					t.Errorf("%s.md lacks %q:\n%s", s.Name, p, md)
+				}
+			}
+			if !strings.Contains(stdout.String(), md) {
+				t.Errorf("%s: the printed report differs from the written one", s.Name)
+			}
+		})
 	}
 }
 
@@ -127,14 +142,16 @@ func TestBudgetShare(t *testing.T) {
 	}
 }
 
-// TestCLITimingMeasuresAChild times a real child process (this test binary,
-// told to run no test) and reads its wall time and peak RSS.
+// TestCLITimingMeasuresAChild times a real child process (the go command,
+// a small Go program: `go version`) through the measuring helper (this
+// test binary) and reads its wall time and peak RSS.
 func TestCLITimingMeasuresAChild(t *testing.T) {
-	self, err := os.Executable()
+	t.Parallel()
+	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatal(err)
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	runs, err := timeCLI(context.Background(), self, []string{"-test.run=^$"}, cliEnviron(t.TempDir()), 2)
+	runs, err := timeCLI(context.Background(), goBin, []string{"version"}, append(cliEnviron(t.TempDir()), "GOTOOLCHAIN=local"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,19 +172,20 @@ func TestCLITimingMeasuresAChild(t *testing.T) {
 			t.Errorf("the helper reported no RSS of its own")
 		}
 	}
-	if _, err := timeCLI(context.Background(), self, []string{"-test.run=^$", "-no-such-flag"}, nil, 1); err == nil {
+	if _, err := timeCLI(context.Background(), goBin, []string{"no-such-command"}, nil, 1); err == nil {
 		t.Error("a failing command was timed as a success")
 	}
 }
 
-// TestSoakShort runs the soak's short mode (200 operations, one wave)
+// TestSoakShort runs the soak's short mode (100 operations, one wave)
 // end to end: real emulator, the command tree in process, the journal in a
 // state dir; its targets (no duplicate, nothing lost, no false failure
 // after the plain re-run) must hold.
 func TestSoakShort(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 200 CLI operations (about 20 s)")
+		t.Skip("runs 100 CLI operations (about 10 s)")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	out := t.TempDir()
@@ -182,7 +200,7 @@ func TestSoakShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
-	for _, claim := range []string{"0 duplicates", "0 lost", "0 false failures after the re-run", "all 200 operations ran"} {
+	for _, claim := range []string{"0 duplicates", "0 lost", "0 false failures after the re-run", "all 100 operations ran", "random seed | 12"} {
 		if !strings.Contains(md, claim) {
 			t.Fatalf("soak.md lacks %q:\n%s", claim, md)
 		}

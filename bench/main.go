@@ -28,6 +28,7 @@ var scenarios = []scenario{
 	{"herd", "Herd: a fleet of readers and a marquee outage", runHerd},
 	{"duplicates", "Duplicates: creates under faults, and re-runs with the printed key", runDuplicates},
 	{"pacing", "Pacing: a shared rate limit", runPacing},
+	{"brownout", "Brownout: every route failing for 25 s, and after", runBrownout},
 }
 
 // longScenarios run only when named: "all" leaves them out.
@@ -52,6 +53,12 @@ type runEnv struct {
 	// operation as a real fibe process.
 	SoakOps   int
 	SoakProcs bool
+	// SoakSeed, when set, replaces the soak's seed (faults and the choice
+	// of operations), so a run can try another.
+	SoakSeed *int64
+	// MemProfile, when set, is where the soak writes a heap profile after
+	// its last wave.
+	MemProfile string
 
 	logMu sync.Mutex // client kinds log side by side
 }
@@ -97,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	noCLI := fs.Bool("no-cli", false, "skip timing the CLI in the overhead scenario")
 	soakOps := fs.Int("soak-ops", 0, "soak: number of operations (default 10000, or 200 with -short), in waves of 500")
 	soakProcs := fs.Bool("soak-procs", false, "soak: run each operation as a real fibe process (built, or -cli) instead of in process")
+	soakSeed := fs.Int64("soak-seed", 0, "soak: random seed of the emulator's faults and of the choice of operations (default 12)")
+	memProfile := fs.String("soak-memprofile", "", "soak: write a heap profile (go tool pprof) to this file after the last wave")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./bench [flags] <scenario>...\n\nscenarios: all")
 		for _, s := range append(scenarios, longScenarios...) {
@@ -127,7 +136,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	raiseFileLimit()
 
 	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, CLIRuns: 20,
-		SoakOps: *soakOps, SoakProcs: *soakProcs}
+		SoakOps: *soakOps, SoakProcs: *soakProcs, MemProfile: *memProfile}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "soak-seed" {
+			env.SoakSeed = soakSeed
+		}
+	})
 	if *short {
 		env.CLIRuns = 3
 	}

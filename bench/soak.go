@@ -34,6 +34,7 @@ type soakParams struct {
 	PollInterval        time.Duration // FIBE_POLL_INTERVAL
 	Span                time.Duration // the first runs of a wave start evenly over this span (0: back to back)
 	ResetBreakers       bool          // -short: reset instead of waiting the open window out
+	ParallelReruns      bool          // -short: re-run failures on the workers, not one at a time
 	Procs               bool          // real fibe processes instead of the in-process runner
 }
 
@@ -46,9 +47,12 @@ func newSoakParams(env *runEnv) soakParams {
 		Span: 25 * time.Second, Procs: env.SoakProcs,
 	}
 	if env.Short {
-		p.Ops, p.Waves, p.Speed = 200, 1, 100
+		p.Ops, p.Waves, p.Speed, p.Workers = 100, 1, 100, 32
 		p.OutageAt, p.OutageFor = time.Second, 3*time.Second
-		p.ResetBreakers, p.Span = true, 0
+		p.ResetBreakers, p.ParallelReruns, p.Span = true, true, 0
+	}
+	if env.SoakSeed != nil {
+		p.Seed = *env.SoakSeed
 	}
 	if env.SoakOps > 0 {
 		p.Ops = env.SoakOps
@@ -162,6 +166,11 @@ type soakWave struct {
 	Faults                        map[string]int
 	First, Rerun                  time.Duration
 	Details                       []string // what went wrong, op by op
+
+	// Memory of the benchmark process once the wave is over: the heap in
+	// use after a collection, and the peak RSS so far.
+	HeapInuse uint64
+	PeakRSS   int64
 }
 
 func runSoak(ctx context.Context, env *runEnv, r *report) error {
@@ -215,7 +224,11 @@ func runSoak(ctx context.Context, env *runEnv, r *report) error {
 	if p.ResetBreakers {
 		between = "the faults stop, the breakers are reset (`fibe breaker reset`; -short only, instead of waiting up to 30 s)"
 	}
-	r.param("after each wave", between+", every operation that did not exit 0 is re-run once, one at a time, with the same command line (no key copied), then the emulator's world is compared with the ledger; the faults resume for the next wave")
+	how1 := "one at a time"
+	if p.ParallelReruns {
+		how1 = fmt.Sprintf("on the %d workers (-short only)", p.Workers)
+	}
+	r.param("after each wave", between+", every operation that did not exit 0 is re-run once, "+how1+", with the same command line (no key copied), then the emulator's world is compared with the ledger; the faults resume for the next wave")
 
 	rng := rand.New(rand.NewPCG(uint64(p.Seed), 0x50a4))
 	var waves []soakWave
@@ -243,17 +256,24 @@ func runSoak(ctx context.Context, env *runEnv, r *report) error {
 		_, pgs := emu.API.Audit()
 		ops := planWave(rng, w, n, pgs)
 		all = append(all, ops...)
-		env.logf("soak: wave %d/%d: %d operations", w+1, p.Waves, len(ops))
+		env.logf("soak: wave %d/%d: %d operations (seed %d)", w+1, p.Waves, len(ops), p.Seed)
 		wave, err := soakRunWave(ctx, env, p, emu, runner, ops)
 		if err != nil {
 			return err
 		}
+		wave.HeapInuse, wave.PeakRSS = memoryNow()
 		waves = append(waves, wave)
 		env.logf("soak: wave %d: first-run failures %v, re-run %d (%d reused a key), final failures %d, duplicates %d, lost %d",
 			w+1, wave.FirstFailures, wave.Reruns, wave.Reused, wave.FinalFailures, wave.Duplicates, wave.Lost)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if env.MemProfile != "" {
+		if err := writeHeapProfile(env.MemProfile); err != nil {
+			return err
+		}
+		env.logf("soak: heap profile in %s", env.MemProfile)
 	}
 	soakReport(r, p, waves, all, emu, time.Since(began))
 	return nil
@@ -351,18 +371,41 @@ func soakRunWave(ctx context.Context, env *runEnv, p soakParams, emu *emulator, 
 		return w, err
 	}
 	rerunStart := time.Now()
+	var failed []*soakOp
 	for _, op := range ops {
-		if op.First == 0 || ctx.Err() != nil {
-			continue
-		}
-		var stderr string
-		op.Rerun = true
-		op.Final, stderr = run(ctx, op.args())
-		op.Reused = strings.Contains(stderr, "Reusing idempotency key")
-		if op.Final != 0 {
-			op.FinalError = errorLine(stderr)
+		if op.First != 0 {
+			failed = append(failed, op)
 		}
 	}
+	// One at a time, as a CI job re-run by hand; -short runs them on the
+	// workers (each is another playground's operation, so they do not
+	// meet) to keep the test quick.
+	rerunners := 1
+	if p.ParallelReruns {
+		rerunners = p.Workers
+	}
+	next.Store(0)
+	for range rerunners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(failed) || ctx.Err() != nil {
+					return
+				}
+				op := failed[i]
+				var stderr string
+				op.Rerun = true
+				op.Final, stderr = run(ctx, op.args())
+				op.Reused = strings.Contains(stderr, "Reusing idempotency key")
+				if op.Final != 0 {
+					op.FinalError = errorLine(stderr)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	w.Rerun = time.Since(rerunStart)
 	if err := soakSettle(ctx, emu); err != nil {
 		return w, err
@@ -565,11 +608,12 @@ func soakReport(r *report, p soakParams, waves []soakWave, all []*soakOp, emu *e
 	var tot soakWave
 	tot.FirstFailures, tot.Faults = map[int]int{}, map[string]int{}
 	var t table
-	t.Header = []string{"wave", "ops", "creates / actions / gets", "first-run failures (by exit code)", "re-run", "re-runs reusing a journaled key", "replays served", "mutations executed", "final failures", "false failures", "duplicates", "lost", "first run", "re-runs"}
+	t.Header = []string{"wave", "ops", "creates / actions / gets", "first-run failures (by exit code)", "re-run", "re-runs reusing a journaled key", "replays served", "mutations executed", "final failures", "false failures", "duplicates", "lost", "first run", "re-runs", "heap in use after", "peak RSS so far"}
 	for i, w := range waves {
 		t.add(fmt.Sprint(i+1), fmt.Sprint(w.Ops), fmt.Sprintf("%d / %d / %d", w.Creates, w.Actions, w.Gets), fmtCodes(w.FirstFailures),
 			fmt.Sprint(w.Reruns), fmt.Sprint(w.Reused), fmt.Sprint(w.Replays), fmt.Sprint(w.Mutations), fmt.Sprint(w.FinalFailures),
-			fmt.Sprint(w.FalseFailures), fmt.Sprint(w.Duplicates), fmt.Sprint(w.Lost), fmtDur(w.First), fmtDur(w.Rerun))
+			fmt.Sprint(w.FalseFailures), fmt.Sprint(w.Duplicates), fmt.Sprint(w.Lost), fmtDur(w.First), fmtDur(w.Rerun),
+			fmtBytes(int64(w.HeapInuse)), fmtBytes(w.PeakRSS))
 		tot.Ops += w.Ops
 		tot.Creates += w.Creates
 		tot.Actions += w.Actions
@@ -595,7 +639,18 @@ func soakReport(r *report, p soakParams, waves []soakWave, all []*soakOp, emu *e
 	}
 	t.add("all", fmt.Sprint(tot.Ops), fmt.Sprintf("%d / %d / %d", tot.Creates, tot.Actions, tot.Gets), fmtCodes(tot.FirstFailures),
 		fmt.Sprint(tot.Reruns), fmt.Sprint(tot.Reused), fmt.Sprint(tot.Replays), fmt.Sprint(tot.Mutations), fmt.Sprint(tot.FinalFailures),
-		fmt.Sprint(tot.FalseFailures), fmt.Sprint(tot.Duplicates), fmt.Sprint(tot.Lost), fmtDur(tot.First), fmtDur(tot.Rerun))
+		fmt.Sprint(tot.FalseFailures), fmt.Sprint(tot.Duplicates), fmt.Sprint(tot.Lost), fmtDur(tot.First), fmtDur(tot.Rerun), "", "")
+	if n := len(waves); n > 1 {
+		first, last := waves[0], waves[n-1]
+		r.check(fmt.Sprintf("memory after %d operations within 1.5× that after %d (heap in use after a collection)", tot.Ops, first.Ops),
+			float64(last.HeapInuse) <= 1.5*float64(first.HeapInuse), "%s vs %s (%s)", fmtBytes(int64(last.HeapInuse)), fmtBytes(int64(first.HeapInuse)),
+			ratio(float64(last.HeapInuse), float64(first.HeapInuse)))
+		if first.PeakRSS > 0 {
+			r.check(fmt.Sprintf("peak RSS after %d operations within 1.5× that after %d", tot.Ops, first.Ops),
+				float64(last.PeakRSS) <= 1.5*float64(first.PeakRSS), "%s vs %s (%s)", fmtBytes(last.PeakRSS), fmtBytes(first.PeakRSS),
+				ratio(float64(last.PeakRSS), float64(first.PeakRSS)))
+		}
+	}
 	r.check("0 duplicates (no name created twice, no action applied twice for one logical operation)", tot.Duplicates == 0 && tot.Unexplained == 0,
 		"%d duplicates, %d operations no command asked for", tot.Duplicates, tot.Unexplained)
 	r.check("0 lost (every operation that finally reported success is in the state it claimed)", tot.Lost == 0, "%d lost", tot.Lost)

@@ -225,6 +225,7 @@ func (f *Factory) quickClient() (*client.Client, error) {
 	return f.buildClient(cfg, key, func(o *client.Options) {
 		o.Policy.MaxRetries = reliability.NoRetries
 		o.Policy.AttemptTimeout = completionTimeout
+		o.Policy.BreakerWait = 0 // a Tab never waits
 		o.OnEvent = nil
 		o.Debug = nil
 	})
@@ -259,6 +260,7 @@ func (f *Factory) buildClient(cfg *config.Config, key string, adjust func(*clien
 			AttemptTimeout: cfg.Timeout,
 			PollInterval:   cfg.PollInterval,
 			PollTimeout:    cfg.WaitTimeout,
+			BreakerWait:    cfg.BreakerWait,
 		},
 		TrustedHosts: cfg.TrustedHosts,
 		OnEvent:      output.EventHandler(f.IOStreams, f.Invocation),

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fibegg/fibe/cmd/marquees"
 	"github.com/fibegg/fibe/cmd/playgrounds"
@@ -17,12 +18,12 @@ import (
 
 // requestIDPattern is what a request id may look like (req_5c1d): it is
 // put in a URL path, so anything else is refused before a request is sent.
-var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$`)
+var requestIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$`) })
 
 // validRequestID refuses, as a usage error, an id no server could have
 // given.
 func validRequestID(id string) error {
-	if requestIDPattern.MatchString(id) {
+	if requestIDPattern().MatchString(id) {
 		return nil
 	}
 	shown := id

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // APIRequest is any request under the API's /api path, sent with the
@@ -43,7 +44,7 @@ type APIResponse struct {
 // JSON reports whether Body is a JSON document.
 func (r *APIResponse) JSON() bool { return json.Valid(r.Body) }
 
-var methodWord = regexp.MustCompile(`^[A-Za-z]+$`)
+var methodWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]+$`) })
 
 // APIPath turns what a user typed into a path under the API: "playgrounds"
 // and "/playgrounds" mean "/api/playgrounds", a path already under /api/
@@ -87,7 +88,7 @@ func (r *APIRequest) validate() (method, path string, err *Error) {
 			method = http.MethodPost
 		}
 	}
-	if !methodWord.MatchString(method) {
+	if !methodWord().MatchString(method) {
 		return "", "", InvalidArgument("method", "method %q is not a word (GET, POST, PATCH, ...)", r.Method)
 	}
 	path, perr := APIPath(r.Path)

@@ -55,6 +55,12 @@ type request struct {
 	wait     time.Duration
 	deadline time.Time
 	inFlight *reliability.FullJitter
+
+	// heldSince is when an open breaker first held this request back
+	// (Policy.BreakerWait counts from then); held the breaker state last
+	// announced while waiting.
+	heldSince time.Time
+	held      string
 }
 
 type response struct {

@@ -104,9 +104,9 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 		if ctx.Err() != nil {
 			return nil, c.cancelled(ctx, r)
 		}
-		ticket, err := c.breakers.Allow(r.resource)
+		ticket, err := c.admit(ctx, r)
 		if err != nil {
-			return nil, c.circuitOpen(err, r)
+			return nil, err
 		}
 		c.emit(Event{Kind: EventAttempt, Method: r.method, URL: r.url, Attempt: n, Resource: r.resource})
 		out := send(ctx, n)
@@ -149,7 +149,11 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 		return e // budget spent: the last answer is the most useful error
 	}
 	if opened {
-		// The breaker opened on this attempt: the rest of the budget is not sent.
+		// The breaker opened on this attempt: the rest of the budget is not
+		// sent, unless the request may wait the breaker out (admit decides).
+		if c.policy.BreakerWait > 0 {
+			return nil
+		}
 		return c.circuitOpen(c.openError(r.resource), r)
 	}
 	delay, why := r.delayAfter(e, d, delay)
@@ -166,6 +170,45 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 		return c.cancelled(ctx, r)
 	}
 	return nil
+}
+
+// admit asks the breaker of r's resource to let one attempt through. When
+// it is open and the policy allows waiting it out (Policy.BreakerWait,
+// docs/contract.md §6), reliability.BreakerWaitStep says how long to wait
+// before asking again; nothing is sent meanwhile. Otherwise, or once the
+// wait is spent, the request fails with CIRCUIT_OPEN.
+func (c *Client) admit(ctx context.Context, r *request) (*reliability.Ticket, *Error) {
+	for {
+		ticket, err := c.breakers.Allow(r.resource)
+		if err == nil {
+			r.held = ""
+			return ticket, nil
+		}
+		var held *reliability.OpenError
+		if !errors.As(err, &held) || c.policy.BreakerWait <= 0 {
+			return nil, c.circuitOpen(err, r)
+		}
+		now := c.clock.Now()
+		if r.heldSince.IsZero() {
+			r.heldSince = now
+		}
+		wait, ok := reliability.BreakerWaitStep(c.policy, held, r.heldSince, now)
+		if !ok {
+			return nil, c.circuitOpen(err, r)
+		}
+		left := r.heldSince.Add(c.policy.BreakerWait).Sub(now)
+		if state := held.State.String(); state != r.held {
+			// Announced once per state, not on every look at a half-open
+			// breaker.
+			r.held = state
+			c.trace.printf("%s: waiting %s (breaker wait: %s left)", err, wait.Round(time.Millisecond), left.Round(time.Second))
+			c.emit(Event{Kind: EventBreakerWait, Method: r.method, URL: r.url, Resource: r.resource,
+				BreakerState: state, Delay: wait, WaitLeft: left})
+		}
+		if err := c.clock.Sleep(ctx, wait); err != nil {
+			return nil, c.cancelled(ctx, r)
+		}
+	}
 }
 
 // delayAfter is the wait before the next attempt (contract §3): exactly

@@ -46,6 +46,10 @@ const (
 	EventReplay                        // the answer was an idempotent replay
 	EventRateWait                      // waiting for the rate-limit window to refill
 	EventKeyReuse                      // the journal gave a mutation the key of an unfinished run
+	// EventBreakerWait: an open breaker holds the request back and it waits
+	// (Policy.BreakerWait): Resource, BreakerState ("open": Delay until it
+	// half-opens; "half-open": its probes are out), WaitLeft.
+	EventBreakerWait
 )
 
 func (k EventKind) String() string {
@@ -66,6 +70,8 @@ func (k EventKind) String() string {
 		return "rate-wait"
 	case EventKeyReuse:
 		return "key-reused"
+	case EventBreakerWait:
+		return "breaker-wait"
 	}
 	return "unknown"
 }
@@ -83,6 +89,7 @@ type Event struct {
 	Elapsed      time.Duration
 	Resource     string
 	BreakerState string
+	WaitLeft     time.Duration // EventBreakerWait: what is left of the breaker wait
 
 	// EventKeyReuse: the key reused, what the unfinished run was and when
 	// it started.

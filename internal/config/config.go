@@ -51,6 +51,7 @@ type Config struct {
 	MaxRetries    int
 	WaitTimeout   time.Duration
 	PollInterval  time.Duration
+	BreakerWait   time.Duration // wait out an open breaker (docs/contract.md §6); 0 → fail fast
 	TrustedHosts  []string
 	StateStore    string        // "" → the file store; else a redis:// URL (it may hold a password: never print it)
 	JournalWindow time.Duration // outcome journal (docs/contract.md §10); 0 → off
@@ -126,6 +127,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.WaitTimeout = c.dur("wait_timeout")
 	c.PollInterval = c.dur("poll_interval")
 	c.scaleLocalPolls()
+	c.BreakerWait = c.dur("breaker_wait")
 	c.TrustedHosts, _ = c.values["trusted_hosts"].typed.([]string)
 	c.StateStore = c.str("state_store")
 	c.JournalWindow = c.dur("journal_window")

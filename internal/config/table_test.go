@@ -96,6 +96,8 @@ func TestPrecedenceTable(t *testing.T) {
 			[5]any{250 * time.Millisecond, 2 * time.Second, 3 * time.Second, 4 * time.Second, time.Second}},
 		{"trusted_hosts", layer{"", "A.test", "b.test,c.test", "d.test"}, func(c *Config) any { return strings.Join(c.TrustedHosts, ",") },
 			[5]any{nil, "a.test", "b.test,c.test", "d.test", ""}},
+		{"breaker_wait", layer{"45s", "1m", "0", "2m"}, func(c *Config) any { return c.BreakerWait },
+			[5]any{45 * time.Second, time.Minute, time.Duration(0), 2 * time.Minute, time.Duration(0)}},
 		{"journal_window", layer{"", "0", "1h", "30m"}, func(c *Config) any { return c.JournalWindow },
 			[5]any{nil, time.Duration(0), time.Hour, 30 * time.Minute, 15 * time.Minute}},
 		{"debug", layer{"true", "1", "", ""}, func(c *Config) any { return c.Debug },

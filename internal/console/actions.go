@@ -13,7 +13,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 )
 
-var keyPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
+var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{32}$`) })
 
 // operation is one logical action: one idempotency key, however many times
 // its form was submitted.
@@ -155,7 +155,7 @@ func (s *Server) postAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.PostFormValue("idempotency_key")
-	if !keyPattern.MatchString(key) {
+	if !keyPattern().MatchString(key) {
 		http.Error(w, "422 unprocessable: idempotency_key must be 32 lowercase hex characters", http.StatusUnprocessableEntity)
 		return
 	}
@@ -243,7 +243,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.PostFormValue("idempotency_key")
-	if key != "" && !keyPattern.MatchString(key) {
+	if key != "" && !keyPattern().MatchString(key) {
 		http.Error(w, "422 unprocessable: idempotency_key must be 32 lowercase hex characters", http.StatusUnprocessableEntity)
 		return
 	}

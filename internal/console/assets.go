@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 //go:generate sh -c "cd web && npm ci --no-audit --no-fund --loglevel=error && node build.mjs dist"
@@ -19,19 +20,23 @@ var distFS embed.FS
 var templateFS embed.FS
 
 // assetVersion is a digest of the bundle, appended to asset URLs so that a
-// new binary's pages never run an old cached bundle.
-var assetVersion = func() string {
+// new binary's pages never run an old cached bundle. It and the templates
+// are made on first use: a command other than the console never pays for
+// them at start-up.
+var assetVersion = sync.OnceValue(func() string {
 	h := sha256.New()
 	for _, name := range []string{"web/dist/console.js", "web/dist/console.css"} {
 		b, _ := distFS.ReadFile(name)
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}()
+})
 
-var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"statusClass": func(s string) string { return "status status-" + strings.ToLower(s) },
-}).ParseFS(templateFS, "templates/*.html"))
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"statusClass": func(s string) string { return "status status-" + strings.ToLower(s) },
+	}).ParseFS(templateFS, "templates/*.html"))
+})
 
 // serveAsset serves /assets/console.js and /assets/console.css.
 func serveAsset(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +55,7 @@ func serveAsset(w http.ResponseWriter, r *http.Request) {
 		ctype = "text/javascript; charset=utf-8"
 	}
 	w.Header().Set("Content-Type", ctype)
-	if r.URL.Query().Get("v") == assetVersion {
+	if r.URL.Query().Get("v") == assetVersion() {
 		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
 	} else {
 		w.Header().Set("Cache-Control", "no-cache")

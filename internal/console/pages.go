@@ -109,11 +109,11 @@ type playgroundView struct {
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, body any) {
 	var buf bytes.Buffer
-	p := page{Title: title, AssetVersion: assetVersion, APILabel: s.cfg.APILabel, Body: body}
+	p := page{Title: title, AssetVersion: assetVersion(), APILabel: s.cfg.APILabel, Body: body}
 	if sess := sessionFrom(r.Context()); sess != nil {
 		p.CSRF = sess.csrf
 	}
-	if err := templates.ExecuteTemplate(&buf, name, p); err != nil {
+	if err := templates().ExecuteTemplate(&buf, name, p); err != nil {
 		s.cfg.Logf("console: rendering %s: %v", name, err)
 		http.Error(w, "500 internal error: could not render the page", http.StatusInternalServerError)
 		return
@@ -127,7 +127,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 // fragment renders one named template into a string.
 func fragment(name string, data any) string {
 	var buf bytes.Buffer
-	if err := templates.ExecuteTemplate(&buf, name, data); err != nil {
+	if err := templates().ExecuteTemplate(&buf, name, data); err != nil {
 		return ""
 	}
 	return buf.String()

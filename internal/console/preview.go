@@ -24,7 +24,7 @@ func (s *Server) previewPage(w http.ResponseWriter, r *http.Request) {
 	var buf = map[string]string{"Name": pg.Name, "Playspec": pg.PlayspecName}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if err := templates.ExecuteTemplate(w, "preview.html", buf); err != nil {
+	if err := templates().ExecuteTemplate(w, "preview.html", buf); err != nil {
 		s.cfg.Logf("console: preview: %v", err)
 	}
 }

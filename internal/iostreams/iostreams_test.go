@@ -110,7 +110,7 @@ func TestTableAlignsColoredCells(t *testing.T) {
 	if err := tb.Render(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimRight(ansiEscape.ReplaceAllString(b.String(), ""), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(ansiEscape().ReplaceAllString(b.String(), ""), "\n"), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%q", b.String())
 	}

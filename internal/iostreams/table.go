@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -29,9 +30,9 @@ func (t *Table) AddRow(cells ...string) { t.rows = append(t.rows, cells) }
 // Len is the number of data rows.
 func (t *Table) Len() int { return len(t.rows) }
 
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansiEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
-func visibleWidth(s string) int { return utf8.RuneCountInString(ansiEscape.ReplaceAllString(s, "")) }
+func visibleWidth(s string) int { return utf8.RuneCountInString(ansiEscape().ReplaceAllString(s, "")) }
 
 // Render writes the table. The header is bold on a color terminal.
 func (t *Table) Render() error {

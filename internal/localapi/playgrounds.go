@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -39,7 +40,7 @@ const (
 )
 
 // Names are lowercase DNS labels; an all-digit name would read as an id.
-var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`) })
 
 // rename reads an update's optional new name: valid, and not taken by
 // another resource of the same kind (taken reports that).
@@ -61,7 +62,7 @@ func validateName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return invalid("name", "can't be blank")
-	case !namePattern.MatchString(name) || isNumeric(name):
+	case !namePattern().MatchString(name) || isNumeric(name):
 		return invalid("name", "is invalid (lowercase letters, digits and hyphens, not only digits, at most 63)")
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -140,7 +141,9 @@ func rewrite(old []byte, want map[string]any) ([]byte, error) {
 }
 
 // ourHeader matches [mcp_servers.fibe] and its sub-tables.
-var ourHeader = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*(fibe|"fibe"|'fibe')\s*(\]|\.)`)
+var ourHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*(fibe|"fibe"|'fibe')\s*(\]|\.)`)
+})
 
 // removeTable drops our table and its sub-tables, with the blank lines
 // just before them, keeping every other line as it was.
@@ -150,7 +153,7 @@ func removeTable(data []byte) []byte {
 	skipping := false
 	for _, line := range lines {
 		if strings.HasPrefix(strings.TrimSpace(line), "[") {
-			ours := ourHeader.MatchString(line)
+			ours := ourHeader().MatchString(line)
 			if ours && !skipping {
 				for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
 					out = out[:len(out)-1]

@@ -50,14 +50,14 @@ func schemaOf[T any]() *jsonschema.Schema {
 }
 
 var (
-	handleSchema = schemaOf[client.AsyncHandle]()
+	handleSchema = sync.OnceValue(schemaOf[client.AsyncHandle]) // made on first use, not at start-up
 	anyObject    = &jsonschema.Schema{Type: "object"}
 )
 
 // orHandle is the output of an async tool: the result, or with
 // "wait": false the 202 handle.
 func orHandle(s *jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, handleSchema}}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, handleSchema()}}
 }
 
 func pgRef(in *jsonschema.Schema) {

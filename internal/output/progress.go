@@ -49,6 +49,19 @@ func handleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
 			if !p.Spinning {
 				notice = fmt.Sprintf("Rate limit of this API key spent: waiting at most %s for the window to refill", roundDelay(ev.Delay))
 			}
+		case client.EventBreakerWait:
+			// --breaker-wait: nothing is sent while the breaker is open.
+			if ev.BreakerState == "half-open" {
+				p.Note = fmt.Sprintf("breaker %s half-open, waiting for its probes (at most %s)", ev.Resource, wholeSeconds(ev.WaitLeft))
+				if !p.Spinning {
+					notice = fmt.Sprintf("Circuit breaker for %s is half-open: waiting at most %s for its probe requests", ev.Resource, wholeSeconds(ev.WaitLeft))
+				}
+				break
+			}
+			p.Note = fmt.Sprintf("breaker %s open, waiting %s", ev.Resource, wholeSeconds(ev.Delay))
+			if !p.Spinning {
+				notice = fmt.Sprintf("Circuit breaker for %s is open: waiting %s for it to half-open (--breaker-wait, %s left)", ev.Resource, wholeSeconds(ev.Delay), wholeSeconds(ev.WaitLeft))
+			}
 		case client.EventBreaker:
 			if ev.BreakerState != "" && ev.Resource != "" {
 				p.Note = fmt.Sprintf("breaker %s %s", ev.Resource, ev.BreakerState)
@@ -88,6 +101,12 @@ func roundDelay(d time.Duration) time.Duration {
 		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
+}
+
+// wholeSeconds is a wait as the breaker's own messages show it: whole
+// seconds, rounded up ("23s").
+func wholeSeconds(d time.Duration) string {
+	return fmt.Sprintf("%ds", max(int64((d+time.Second-1)/time.Second), 0))
 }
 
 // redactQuery drops a URL's query string: a cable token may live there.

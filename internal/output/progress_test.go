@@ -43,6 +43,25 @@ func TestRateWaitNotice(t *testing.T) {
 	}
 }
 
+// Waiting out an open breaker names the resource and the seconds left,
+// once per state, on stderr only.
+func TestBreakerWaitNotice(t *testing.T) {
+	ios, _, out, errOut := iostreams.Test()
+	on := EventHandler(ios, nil)
+	on(client.Event{Kind: client.EventBreakerWait, Resource: "marquee/prod-eu", BreakerState: "open",
+		Delay: 22100 * time.Millisecond, WaitLeft: 44 * time.Second})
+	on(client.Event{Kind: client.EventBreakerWait, Resource: "marquee/prod-eu", BreakerState: "half-open",
+		Delay: 500 * time.Millisecond, WaitLeft: 21500 * time.Millisecond})
+	want := "Circuit breaker for marquee/prod-eu is open: waiting 23s for it to half-open (--breaker-wait, 44s left)\n" +
+		"Circuit breaker for marquee/prod-eu is half-open: waiting at most 22s for its probe requests\n"
+	if errOut.String() != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", out)
+	}
+}
+
 // Without a spinner, an accepted operation is announced once, with the
 // command that resumes the wait against the same API; polls feed the
 // status a timed-out wait reports.

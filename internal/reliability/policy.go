@@ -26,6 +26,11 @@ type Policy struct {
 	RateWaitCeiling time.Duration
 	// MarqueeCacheTTL is how long a learned playground→marquee mapping is trusted.
 	MarqueeCacheTTL time.Duration
+
+	// BreakerWait is how long a request held back by an open breaker may
+	// wait for it instead of failing with CIRCUIT_OPEN (docs/contract.md
+	// §6, setting breaker_wait). Zero, the default, fails fast.
+	BreakerWait time.Duration
 }
 
 // The numbers of the contract, defined here once: DefaultPolicy is made of
@@ -44,6 +49,8 @@ const (
 	DefaultBreakerSuccesses   = 2
 	DefaultRateWaitCeiling    = 2 * time.Minute
 	DefaultMarqueeCacheTTL    = 5 * time.Minute
+	DefaultBreakerWait        = time.Duration(0) // fail fast on an open breaker
+	MaxBreakerWait            = time.Hour        // the longest breaker_wait accepted
 
 	// DefaultJournalWindow is how long a re-run of a mutation whose outcome
 	// is unknown reuses its idempotency key (docs/contract.md §10); it can be at
@@ -74,6 +81,7 @@ func DefaultPolicy() Policy {
 		BreakerSuccesses:   DefaultBreakerSuccesses,
 		RateWaitCeiling:    DefaultRateWaitCeiling,
 		MarqueeCacheTTL:    DefaultMarqueeCacheTTL,
+		BreakerWait:        DefaultBreakerWait,
 	}
 }
 

@@ -231,7 +231,7 @@ func (s *Redis) fetch(keys []string) map[string]prefetched {
 			names = append(names, rk)
 		}
 	}
-	res, err := s.script("prefetch", prefetchScript, names)
+	res, err := s.script("prefetch", prefetchScript(), names)
 	out := map[string]prefetched{}
 	list, _ := res.([]any)
 	if err == nil && len(list) != len(names) {
@@ -373,7 +373,7 @@ func (s *Redis) script(what string, sc *redis.Script, keys []string, args ...any
 }
 
 func (s *Redis) BreakerAdmit(key, resource string, p reliability.BreakerParams, now time.Time) (reliability.BreakerAdmission, error) {
-	res, err := s.script("admit "+resource, admitScript, []string{RedisKey(key)}, breakerArgs(resource, p, now)...)
+	res, err := s.script("admit "+resource, admitScript(), []string{RedisKey(key)}, breakerArgs(resource, p, now)...)
 	if err != nil {
 		return reliability.BreakerAdmission{}, err
 	}
@@ -390,7 +390,7 @@ func (s *Redis) BreakerAdmit(key, resource string, p reliability.BreakerParams, 
 
 func (s *Redis) BreakerRecord(key, resource string, generation uint64, o reliability.Outcome, p reliability.BreakerParams, now time.Time) (reliability.BreakerRecorded, error) {
 	args := append(breakerArgs(resource, p, now), generation, int(o))
-	res, err := s.script("record "+o.String()+" "+resource, recordScript, []string{RedisKey(key)}, args...)
+	res, err := s.script("record "+o.String()+" "+resource, recordScript(), []string{RedisKey(key)}, args...)
 	if err != nil {
 		return reliability.BreakerRecorded{}, err
 	}
@@ -440,7 +440,7 @@ func (s *Redis) LedgerReserve(key string, view reliability.RateLimit, take bool,
 	if take {
 		t = 1
 	}
-	res, err := s.script("reserve", reserveScript, []string{RedisKey(key)},
+	res, err := s.script("reserve", reserveScript(), []string{RedisKey(key)},
 		view.Limit, view.Remaining, ms(view.Reset), t, ms(now), windowKeep.Milliseconds(), reliability.MaxRateReset.Milliseconds())
 	if err != nil {
 		return reliability.RateLimit{}, false, err
@@ -468,7 +468,7 @@ func (s *Redis) JournalPut(e reliability.JournalEntry, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.script("journal put", journalPutScript, []string{RedisKey("journal")},
+	_, err = s.script("journal put", journalPutScript(), []string{RedisKey("journal")},
 		e.Key, v, ms(now), reliability.JournalMaxAge.Milliseconds(), journalTTL.Milliseconds())
 	return err
 }
@@ -504,7 +504,7 @@ func (s *Redis) JournalClaim(signature string, window time.Duration, fresh relia
 	if err != nil {
 		return fresh, false, err
 	}
-	res, err := s.script("journal claim", journalClaimScript, []string{RedisKey("journal")},
+	res, err := s.script("journal claim", journalClaimScript(), []string{RedisKey("journal")},
 		signature, window.Milliseconds(), fresh.Key, v, ms(now), reliability.JournalMaxAge.Milliseconds(), journalTTL.Milliseconds())
 	if err != nil {
 		return fresh, false, err
@@ -572,7 +572,7 @@ func (s *Redis) CachePut(key string, entries map[string]reliability.CacheEntry, 
 	if len(args) == 1 {
 		return nil // nothing new: no round trip
 	}
-	_, err := s.script("cache put", cachePutScript, []string{rk}, args...)
+	_, err := s.script("cache put", cachePutScript(), []string{rk}, args...)
 	if err == nil && view != nil {
 		s.preMu.Lock()
 		for i := 1; i+1 < len(args); i += 2 {

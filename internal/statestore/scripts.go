@@ -1,6 +1,16 @@
 package statestore
 
-import "github.com/redis/go-redis/v9"
+import (
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// lazyScript makes a script on first use: a command that never opens the
+// Redis store does not hash the scripts at start-up.
+func lazyScript(src string) func() *redis.Script {
+	return sync.OnceValue(func() *redis.Script { return redis.NewScript(src) })
+}
 
 // The Lua scripts run one transition each, atomically on the server. The
 // breaker scripts are the Lua twins of admitBreaker, recordBreaker,
@@ -78,7 +88,7 @@ end
 `
 
 // admitScript answers {allowed, state, generation, expiry, from1, to1, ...}.
-var admitScript = redis.NewScript(breakerPrelude + `
+var admitScript = lazyScript(breakerPrelude + `
 local r = load()
 advance(r)
 local allowed = 1
@@ -100,7 +110,7 @@ return out
 
 // recordScript: ARGV[9] generation, ARGV[10] outcome (0 ignored, 1
 // success, 2 failure). Answers {state, from1, to1, ...}.
-var recordScript = redis.NewScript(breakerPrelude + `
+var recordScript = lazyScript(breakerPrelude + `
 local gen, outcome = tonumber(ARGV[9]), tonumber(ARGV[10])
 local r = load()
 advance(r)
@@ -131,7 +141,7 @@ return out
 // is implausible and dropped, reliability.MaxRateReset). Without take the
 // view is an answer's and replaces a stored window that differs. The TTL
 // is bounded by horizon + keep. Answers {limit, remaining, reset, took}.
-var reserveScript = redis.NewScript(`
+var reserveScript = lazyScript(`
 local now = tonumber(ARGV[5])
 local horizon = now + tonumber(ARGV[7])
 local take = ARGV[4] == '1'
@@ -173,7 +183,7 @@ return {al, ar, at, took}
 
 // journalPutScript: KEYS[1] the journal; ARGV: key, value, now, max age,
 // ttl (ms). Drops entries older than max age on the way.
-var journalPutScript = redis.NewScript(`
+var journalPutScript = lazyScript(`
 local now, maxage = tonumber(ARGV[3]), tonumber(ARGV[4])
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
@@ -189,7 +199,7 @@ return 1
 
 // journalClaimScript: KEYS[1] the journal; ARGV: signature, window, fresh
 // key, fresh value, now, max age, ttl (ms). Answers {reused (1/0), value}.
-var journalClaimScript = redis.NewScript(`
+var journalClaimScript = lazyScript(`
 local sig, window, now, maxage = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local all = redis.call('HGETALL', KEYS[1])
 local best, bestms = nil, nil
@@ -209,7 +219,7 @@ return {0, ARGV[4]}
 
 // cachePutScript: KEYS[1] the cache hash; ARGV: ttl (ms), then field,
 // value pairs.
-var cachePutScript = redis.NewScript(`
+var cachePutScript = lazyScript(`
 for i = 2, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
@@ -219,7 +229,7 @@ return 1
 
 // prefetchScript reads the hashes KEYS in one round trip: {fields and
 // values of KEYS[1]}, {... of KEYS[2]}, ...
-var prefetchScript = redis.NewScript(`
+var prefetchScript = lazyScript(`
 local out = {}
 for i, k in ipairs(KEYS) do
   out[i] = redis.call('HGETALL', k)
