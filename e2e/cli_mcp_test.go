@@ -75,8 +75,26 @@ func TestMCPStdioSpeaksTheCLIsJSON(t *testing.T) {
 	res = callTool(t, cs, "fibe_playgrounds_list", nil)
 	var cli any
 	w.jsonOf(&cli, "pg", "list")
-	if got := asJSON(t, res.StructuredContent); !reflect.DeepEqual(got, cli) {
-		t.Fatalf("MCP list %v\n--json %v", got, cli)
+	var text any
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text); err != nil || !reflect.DeepEqual(text, cli) {
+		t.Fatalf("MCP list text %v (%v)\n--json %v", text, err, cli)
+	}
+	// structuredContent is an object (MCP requires one): the list is its items.
+	if got, _ := asJSON(t, res.StructuredContent).(map[string]any); got == nil || !reflect.DeepEqual(got["items"], cli) {
+		t.Fatalf("MCP list structuredContent %v\n--json %v", res.StructuredContent, cli)
+	}
+	if res := callTool(t, cs, "fibe_whoami", nil); res.IsError {
+		t.Fatalf("whoami: %+v", res.StructuredContent)
+	}
+	// Every tool's output schema is an object schema.
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if s, _ := asJSON(t, tool.OutputSchema).(map[string]any); s == nil || s["type"] != "object" {
+			t.Errorf("%s: output schema %v is not an object schema", tool.Name, tool.OutputSchema)
+		}
 	}
 
 	res = callTool(t, cs, "fibe_playgrounds_get", map[string]any{"playground": "nope"})
@@ -111,8 +129,8 @@ func TestMCPStdioServesTheLocalAPI(t *testing.T) {
 	w := newUser(t)
 	cs, _ := mcpStdio(t, w, "--api-url", "local")
 	res := callTool(t, cs, "fibe_marquees_list", nil)
-	var list []map[string]any
-	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &list); err != nil || res.IsError || len(list) < 3 {
+	var list struct{ Items []map[string]any }
+	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &list); err != nil || res.IsError || len(list.Items) < 3 {
 		t.Fatalf("%v %+v", err, res)
 	}
 }

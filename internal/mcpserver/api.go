@@ -29,7 +29,7 @@ func api() *Tool {
 		desc: "Call any endpoint under /api with the same reliability as every other tool (idempotency key on mutations, " +
 			"retries, 202 waited on unless wait is false, circuit breaker, rate ledger, typed errors). The result is the " +
 			"answer's JSON (or its text), exactly what `fibe api --json` prints. Use the dedicated tools where one exists.",
-		output: &jsonschema.Schema{},
+		output: anyObject(),
 		tweak: func(s *jsonschema.Schema) {
 			enum(s, "method", "GET", "POST", "PUT", "PATCH", "DELETE")
 		}},

@@ -15,14 +15,12 @@ func docsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# MCP tools\n\n")
 	b.WriteString("<!-- Generated from the registered tools by `go test ./internal/mcpserver -run TestToolDocs -update`; do not edit. -->\n\n")
-	b.WriteString("`fibe mcp serve` offers these tools. Durations are in seconds. Every tool's input and output\n")
-	b.WriteString("schemas are in `tools/list`; successes are exactly what `--json` prints for the same command,\n")
-	b.WriteString("failures are `isError` results holding `{\"error\": {code, message, status, request_id, details,\n")
-	b.WriteString("retryable, idempotency_key, resume}}`.\n\n")
+	b.WriteString(resultsIntro)
 	b.WriteString(summary())
 	for _, t := range Tools() {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, t.Description)
 		fmt.Fprintf(&b, "Hints: %s.\n\n", strings.Join(hints(t), ", "))
+		fmt.Fprintf(&b, "Result (`structuredContent`): %s.\n\n", resultShape(t.Output))
 		props := t.Input.Properties
 		if len(props) == 0 {
 			b.WriteString("No arguments.\n")
@@ -53,6 +51,44 @@ func docsMarkdown() string {
 		}
 	}
 	return b.String()
+}
+
+const resultsIntro = "`fibe mcp serve` offers these tools. Durations are in seconds. Every tool's input and output\n" +
+	"schemas are in `tools/list`.\n\n" +
+	"## Results\n\n" +
+	"- The text content of a success is exactly what `--json` prints for the same command.\n" +
+	"- `structuredContent` is always a JSON object and every output schema is an object schema (`\"type\": \"object\"`),\n" +
+	"  as the MCP specification requires and its clients enforce. A list is wrapped as\n" +
+	"  `{\"items\": [...], \"page\", \"per_page\", \"total\"}` with the paging facts the API gave (`total` alone with\n" +
+	"  `all`); `fibe_api` keeps an object answer as it is (the API's own envelope), wraps an array as `{\"items\": [...]}`\n" +
+	"  and any other JSON value as `{\"value\": ...}`; an answer that is not JSON is `{status, content_type, text}`.\n" +
+	"- A tool that can wait answers, instead of its result, the 202 handle `{request_id, status, status_url}` with\n" +
+	"  `\"wait\": false`, or the hand-off handle `{status: \"pending\", handed_off: true, ..., resume}` when the call's\n" +
+	"  budget ends first (see \"Long work\" below).\n" +
+	"- A replayed mutation carries `\"_meta\": {\"idempotent_replayed\": true}`.\n" +
+	"- A failure is an `isError` result holding `{\"error\": {code, message, status, request_id, details, retryable,\n" +
+	"  idempotency_key, resume}}`; `resume`, when set, is the tool call that continues.\n\n" +
+	"## Tools\n\n"
+
+// resultShape names the top-level fields of an output schema, and each
+// alternative of one that has several.
+func resultShape(s *jsonschema.Schema) string {
+	if len(s.AnyOf) > 0 {
+		alts := make([]string, len(s.AnyOf))
+		for i, a := range s.AnyOf {
+			alts[i] = resultShape(a)
+		}
+		return strings.Join(alts, ", or ")
+	}
+	if len(s.Properties) == 0 {
+		return "any JSON object"
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, "`"+n+"`")
+	}
+	sort.Strings(names)
+	return "{" + strings.Join(names, ", ") + "}"
 }
 
 // Summary is the table of tool names and what they do (README).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -164,6 +165,7 @@ func (w *world) ok(name string, args map[string]any, out any) *mcp.CallToolResul
 		w.t.Fatalf("%s: tool error: %s", name, text(res))
 	}
 	checkOutput(w.t, name, res.StructuredContent)
+	checkText(w.t, name, res)
 	if out != nil {
 		decode(w.t, res.StructuredContent, out)
 	}
@@ -191,6 +193,30 @@ func checkOutput(t *testing.T, name string, content any) {
 	t.Fatalf("no tool %s", name)
 }
 
+// checkText checks the text content is the structured content, or for a
+// list (or any result that is not an object) the value it wraps: what
+// --json prints.
+func checkText(t *testing.T, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	var structured map[string]any
+	decode(t, res.StructuredContent, &structured)
+	var txt any
+	if err := json.Unmarshal([]byte(text(res)), &txt); err != nil {
+		t.Fatalf("%s: text content is not JSON: %v\n%s", name, err, text(res))
+	}
+	want := any(structured)
+	if items, ok := structured["items"]; ok {
+		if _, isList := txt.([]any); isList {
+			want = items
+		}
+	} else if v, ok := structured["value"]; ok && len(structured) == 1 {
+		want = v
+	}
+	if !reflect.DeepEqual(txt, want) {
+		t.Fatalf("%s: text content %v is not the structured content %v", name, txt, want)
+	}
+}
+
 // fail calls a tool that must fail and returns its error body.
 func (w *world) fail(name string, args map[string]any) map[string]any {
 	w.t.Helper()
@@ -204,6 +230,20 @@ func (w *world) fail(name string, args map[string]any) map[string]any {
 	decode(w.t, res.StructuredContent, &doc)
 	if doc.Error == nil {
 		w.t.Fatalf("%s: no error document: %s", name, text(res))
+	}
+	// Clients validate a failure's structuredContent too.
+	for _, tool := range Tools() {
+		if tool.Name == name {
+			resolved, err := orError(tool.Output).Resolve(nil)
+			if err != nil {
+				w.t.Fatal(err)
+			}
+			var any_ any
+			decode(w.t, res.StructuredContent, &any_)
+			if err := resolved.Validate(any_); err != nil {
+				w.t.Fatalf("%s: error document does not match the output schema: %v", name, err)
+			}
+		}
 	}
 	return doc.Error
 }

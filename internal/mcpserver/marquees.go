@@ -16,7 +16,7 @@ type mqListIn struct{ listArgs }
 func mqList() *Tool {
 	return define(spec{name: "fibe_marquees_list", title: "List marquees", readOnly: true,
 		desc:   "List marquees (one page, or every page with all). Same as `fibe mq list --json`.",
-		output: schemaOf[[]client.Marquee](), tweak: listRanges},
+		output: listSchema[client.Marquee](), tweak: listRanges},
 		func(ctx context.Context, c *call, in *mqListIn) (any, error) {
 			cl, err := c.client()
 			if err != nil {
@@ -206,8 +206,8 @@ func (in mqTestIn) validate() error { return nonBlank("marquee", in.Marquee) }
 
 func mqTestConnection() *Tool {
 	return define(spec{name: "fibe_marquees_test_connection", title: "Test a marquee's SSH connection", readOnly: true,
-		desc: "Check that Fibe can reach a marquee over SSH: {\"ok\", \"message\"}. A marquee that cannot be reached " +
-			"is a result with ok false. Same as `fibe mq test-connection --json`.",
+		desc: "Check that Fibe can reach a marquee over SSH: {\"success\", \"message\", \"error\"}. A marquee that cannot be reached " +
+			"is a result with success false. Same as `fibe mq test-connection --json`.",
 		output: orHandle(schemaOf[client.ConnectionTest]()), tweak: mqRef},
 		func(ctx context.Context, c *call, in *mqTestIn) (any, error) {
 			cl, err := c.client()

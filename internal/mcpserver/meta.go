@@ -10,21 +10,35 @@ import (
 
 type noArgs struct{}
 
+type breakerStatusIn struct {
+	Resource string `json:"resource,omitempty" jsonschema:"Only this breaker, e.g. marquee/prod-eu (a breaker that never tripped is closed). Default: all of them"`
+}
+
 func breakerStatus() *Tool {
 	return define(spec{name: "fibe_breaker_status", title: "Show the circuit breakers", readOnly: true, local: true,
-		desc: "The circuit breakers of this API (one per marquee, one for the API host): resource, state " +
-			"(closed, open, half-open), consecutive failures, open_until. Same as `fibe breaker status --json`.",
-		output: schemaOf[[]client.BreakerStatus]()},
-		func(ctx context.Context, c *call, _ *noArgs) (any, error) {
+		desc: "The circuit breakers of this API (one per marquee, one for the API host): {\"items\": [{resource, state " +
+			"(closed, open, half-open), consecutive_failures, open_until}]}. Same as `fibe breaker status --json` (which prints the list).",
+		output: listSchema[client.BreakerStatus]()},
+		func(ctx context.Context, c *call, in *breakerStatusIn) (any, error) {
 			cl, err := c.client()
 			if err != nil {
 				return nil, err
 			}
 			list, err := cl.Breakers()
-			if list == nil {
-				list = []client.BreakerStatus{}
+			if err != nil {
+				return nil, err
 			}
-			return list, err
+			out := listPage[client.BreakerStatus]{Items: []client.BreakerStatus{}}
+			for _, b := range list {
+				if in.Resource == "" || b.Resource == in.Resource {
+					out.Items = append(out.Items, b)
+				}
+			}
+			if in.Resource != "" && len(out.Items) == 0 {
+				out.Items = append(out.Items, client.BreakerStatus{Resource: in.Resource, State: "closed"})
+			}
+			out.Total = ptr(len(out.Items))
+			return out, nil
 		})
 }
 
@@ -35,7 +49,7 @@ type breakerResetIn struct {
 func breakerReset() *Tool {
 	return define(spec{name: "fibe_breaker_reset", title: "Close circuit breakers", idempotent: true, local: true,
 		desc:   "Close one breaker, such as marquee/prod-eu, or all of them. Same as `fibe breaker reset --json`.",
-		output: anyObject},
+		output: anyObject()},
 		func(ctx context.Context, c *call, in *breakerResetIn) (any, error) {
 			cl, err := c.client()
 			if err != nil {

@@ -26,7 +26,7 @@ type opStatus struct {
 func opsGet() *Tool {
 	return define(spec{name: "fibe_ops_get", title: "Look at an async operation", readOnly: true,
 		desc:   "One look at an async operation: {request_id, status, result?, error?}. Same as `fibe ops get --json`.",
-		output: anyObject},
+		output: anyObject()},
 		func(ctx context.Context, c *call, in *opsGetIn) (any, error) {
 			cl, err := c.client()
 			if err != nil {
@@ -56,7 +56,7 @@ func opsWait() *Tool {
 	return define(spec{name: "fibe_ops_wait", title: "Wait for an async operation", readOnly: true,
 		desc: "Wait for an async operation to finish and return its result, exactly as the tool that started it would have. " +
 			"Same as `fibe ops wait --json`.",
-		output: anyObject,
+		output: anyObject(),
 		tweak: func(s *jsonschema.Schema) {
 			s.Properties["timeout"].Minimum, s.Properties["timeout"].Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
 			s.Properties["timeout"].Default = json.RawMessage(`300`)

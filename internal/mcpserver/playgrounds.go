@@ -24,7 +24,7 @@ type pgListIn struct {
 func pgList() *Tool {
 	return define(spec{name: "fibe_playgrounds_list", title: "List playgrounds", readOnly: true,
 		desc:   "List playgrounds (one page, or every page with all). Same as `fibe pg list --json`.",
-		output: schemaOf[[]client.Playground](), tweak: listRanges},
+		output: listSchema[client.Playground](), tweak: listRanges},
 		func(ctx context.Context, c *call, in *pgListIn) (any, error) {
 			cl, err := c.client()
 			if err != nil {
@@ -35,22 +35,6 @@ func pgList() *Tool {
 			return listed(in.All, func() ([]client.Playground, error) { return cl.Playgrounds.ListAll(ctx, lo) },
 				func() ([]client.Playground, *client.ListMeta, error) { return cl.Playgrounds.List(ctx, lo) })
 		})
-}
-
-// listed is a list tool's result: every page with all, else one; an empty
-// list is [], as --json prints it.
-func listed[T any](all bool, every func() ([]T, error), page func() ([]T, *client.ListMeta, error)) ([]T, error) {
-	var items []T
-	var err error
-	if all {
-		items, err = every()
-	} else {
-		items, _, err = page()
-	}
-	if items == nil {
-		items = []T{}
-	}
-	return items, err
 }
 
 type pgRefIn struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -139,10 +140,39 @@ func (t *Tool) mcpTool() *mcp.Tool {
 	}
 	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: a, InputSchema: t.Input}
 	if t.Output != nil {
-		mt.OutputSchema = t.Output
+		mt.OutputSchema = orError(t.Output)
 	}
 	return mt
 }
+
+// orError is the output schema a client sees: the success's, or the error
+// document. MCP clients validate the structuredContent of failures too, so
+// the schema admits {"error": {...}}; it stays an object schema at the top.
+func orError(s *jsonschema.Schema) *jsonschema.Schema {
+	if s.Type == "object" && len(s.AnyOf) > 0 && len(s.Properties) == 0 {
+		out := *s
+		out.AnyOf = append(append([]*jsonschema.Schema(nil), s.AnyOf...), errorSchema())
+		return &out
+	}
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{s, errorSchema()}}
+}
+
+// errorSchema is the error document of a failed call (docs/errors.md).
+var errorSchema = sync.OnceValue(func() *jsonschema.Schema {
+	str := func(d string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: d} }
+	return &jsonschema.Schema{Type: "object", Required: []string{"error"}, Properties: map[string]*jsonschema.Schema{
+		"error": {Type: "object", Required: []string{"code", "message"}, Properties: map[string]*jsonschema.Schema{
+			"code":            str("The error code, e.g. RESOURCE_NOT_FOUND (docs/errors.md)"),
+			"message":         str("What went wrong"),
+			"status":          {Types: []string{"integer", "null"}, Description: "The HTTP status, if an answer came"},
+			"request_id":      {Types: []string{"string", "null"}, Description: "The API's request id"},
+			"details":         {Description: "The API's details, or {\"field\"} for INVALID_ARGUMENT"},
+			"retryable":       {Type: "boolean"},
+			"idempotency_key": {Types: []string{"string", "null"}},
+			"resume":          {Types: []string{"object", "null"}, Description: "The tool call that continues: {tool, arguments}"},
+		}},
+	}}
+})
 
 // invalidParams is the protocol error of a call the schema rejects.
 func invalidParams(format string, args ...any) error {
