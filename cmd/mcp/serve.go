@@ -52,7 +52,12 @@ refused.
 
 Global flags apply: "fibe --api-url local mcp serve" serves the embedded
 emulator, --profile picks credentials. Destructive tools (_delete, _stop)
-need "confirm": true in their arguments unless --yes.`,
+need "confirm": true in their arguments unless --yes.
+
+A call that waits answers within --call-budget (default 50s; a call's own
+call_budget wins): work still pending then is a hand-off handle whose
+"resume" names the tool that picks it up. --tools full lists every tool
+the server has (docs/mcp-tools.md).`,
 		Example: `  fibe mcp serve
   fibe --api-url local mcp serve
   fibe mcp serve --http 127.0.0.1:7879`,
@@ -86,6 +91,7 @@ need "confirm": true in their arguments unless --yes.`,
 	cmd.Flags().StringVar(&opts.Token, "token", "", "Bearer token HTTP clients must send (env FIBE_MCP_TOKEN; default: a random one, printed)")
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without \"confirm\": true")
 	config.BindFlag(cmd.Flags(), "mcp_token")
+	config.AddFlags(cmd.Flags(), "mcp_call_budget", "mcp_tools")
 	return cmd
 }
 
@@ -101,9 +107,11 @@ func newServer(opts *ServeOptions) (*mcp.Server, error) {
 		return nil, err
 	}
 	sc := mcpserver.Config{
-		Client: mcpserver.ClientFunc(clients),
-		Yes:    opts.Yes,
-		Log:    f.IOStreams.ErrOut,
+		Client:     mcpserver.ClientFunc(clients),
+		Yes:        opts.Yes,
+		CallBudget: cfg.MCPCallBudget,
+		Tools:      cfg.MCPTools,
+		Log:        f.IOStreams.ErrOut,
 	}
 	if cfg.Local() {
 		// Live logs need a websocket: serve the emulator on a loopback socket.

@@ -56,7 +56,9 @@ type Config struct {
 	JournalWindow time.Duration // outcome journal (docs/contract.md §10); 0 → off
 	Debug         bool
 	NoKeyring     bool
-	MCPToken      string // fibe mcp serve --token / FIBE_MCP_TOKEN
+	MCPToken      string        // fibe mcp serve --token / FIBE_MCP_TOKEN
+	MCPCallBudget time.Duration // fibe mcp serve --call-budget; 0 → none
+	MCPTools      string        // fibe mcp serve --tools: core or full
 
 	values map[string]Value
 }
@@ -131,6 +133,8 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.Debug = c.values["debug"].typed.(bool)
 	c.NoKeyring = c.values["no_keyring"].typed.(bool)
 	c.MCPToken = c.str("mcp_token")
+	c.MCPCallBudget = c.dur("mcp_call_budget")
+	c.MCPTools = c.str("mcp_tools")
 	return c, nil
 }
 

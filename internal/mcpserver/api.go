@@ -39,7 +39,7 @@ func api() *Tool {
 				return nil, err
 			}
 			req := client.APIRequest{Method: in.Method, Path: in.Path, Mutation: in.mutationArgs.options(),
-				Wait: in.waitArgs.options(), Paginate: in.Paginate}
+				Wait: in.waitArgs.options(c), Paginate: in.Paginate}
 			if in.Body != nil {
 				if req.Body, err = json.Marshal(in.Body); err != nil {
 					return nil, invalidArgument("body", "body is not JSON: %v", err)

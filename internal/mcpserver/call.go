@@ -24,9 +24,14 @@ type call struct {
 	// resp is the metadata of the call's mutation, for the replay flag.
 	resp *client.Response
 
+	// budgeted: the call's wait was cut to its call budget, so an
+	// ASYNC_TIMEOUT is the budget's end (a hand-off), not an error.
+	budgeted bool
+
 	mu       sync.Mutex // serialises progress notifications
 	label    string     // "rolling out preview-42"
 	progress float64
+	lastNote time.Time // when the last progress notification went out
 	token    any
 	stops    []func()
 }
@@ -35,6 +40,10 @@ func newCall(ctx context.Context, cfg *Config, t *Tool, req *mcp.CallToolRequest
 	c := &call{ctx: ctx, cfg: cfg, tool: t, req: req, args: args}
 	if req.Params != nil {
 		c.token = req.Params.GetProgressToken()
+	}
+	if c.token != nil && req.Session != nil {
+		c.lastNote = time.Now()
+		c.stops = append(c.stops, c.heartbeat())
 	}
 	return c
 }
@@ -126,6 +135,7 @@ func (c *call) notify(what string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.progress++
+	c.lastNote = time.Now()
 	msg := what
 	if c.label != "" {
 		msg = c.label + " · " + what

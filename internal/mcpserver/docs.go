@@ -17,6 +17,7 @@ func docsMarkdown() string {
 	b.WriteString("<!-- Generated from the registered tools by `go test ./internal/mcpserver -run TestToolDocs -update`; do not edit. -->\n\n")
 	b.WriteString(resultsIntro)
 	b.WriteString(summary())
+	b.WriteString(longWork)
 	for _, t := range Tools() {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, t.Description)
 		fmt.Fprintf(&b, "Hints: %s.\n\n", strings.Join(hints(t), ", "))
@@ -69,6 +70,28 @@ const resultsIntro = "`fibe mcp serve` offers these tools. Durations are in seco
 	"- A failure is an `isError` result holding `{\"error\": {code, message, status, request_id, details, retryable,\n" +
 	"  idempotency_key, resume}}`; `resume`, when set, is the tool call that continues.\n\n" +
 	"## Tools\n\n"
+
+const longWork = `
+## Long work
+
+MCP clients give up on a call after their own timeout (60 s in some desktop clients) and drop the
+answer that comes later, so a call that waits answers before that:
+
+- **Call budget.** Every tool that waits takes ` + "`call_budget`" + ` (seconds, 0 = none; default the server's
+  ` + "`--call-budget`" + `, setting ` + "`mcp_call_budget`" + `, 50 s). When it is shorter than the wait's timeout and the
+  work is still pending at its end, the call answers a success, the hand-off handle
+  ` + "`{\"status\": \"pending\", \"handed_off\": true, \"request_id\"?, \"status_url\"?, \"playground\"?, \"idempotency_key\", \"waiting_for\", \"resume\"}`" + `,
+  and stops polling; the platform goes on. ` + "`resume`" + ` is ` + "`fibe_ops_wait`" + ` with the ` + "`request_id`" + ` of a pending
+  operation, or ` + "`fibe_playgrounds_wait`" + ` with the playground and the state awaited (a create waiting until
+  ` + "`running`" + `). When the budget is not shorter than ` + "`wait_timeout`" + `, the wait ends as before, with ` + "`ASYNC_TIMEOUT`" + `.
+  A handed-off mutation keeps its outcome-journal entry (docs/contract.md §10), so calling the same tool
+  again with the same arguments (within the journal window) resumes the same operation; it never starts a second one.
+- **Heartbeat.** A call that carries a ` + "`progressToken`" + ` gets a progress notification at least every 10 s,
+  even when nothing changed.
+- **Tool sets.** ` + "`--tools core|full`" + ` (setting ` + "`mcp_tools`" + `): ` + "`core`" + ` is the tools below; ` + "`full`" + ` adds the tools of
+  every further resource the server serves (today there are none beyond these, so both list the same
+  tools). Tools and their schemas are built on the first ` + "`tools/list`" + ` or ` + "`tools/call`" + `, not at startup.
+`
 
 // resultShape names the top-level fields of an output schema, and each
 // alternative of one that has several.

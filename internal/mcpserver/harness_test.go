@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,7 +32,13 @@ type world struct {
 	progress   map[any][]*mcp.ProgressNotificationParams
 
 	callsDone chan string // the server's tools/call handlers, as they return
+
+	skew atomic.Int64 // added to the emulator's clock (advance)
 }
+
+// advance moves the emulator's clock: simulated work started earlier is
+// that much further along.
+func (w *world) advance(d time.Duration) { w.skew.Add(int64(d)) }
 
 // requestLog records every API request the emulator received.
 type requestLog struct {
@@ -73,12 +80,16 @@ func newWorld(t *testing.T, lcfg localapi.Config, opts ...worldOpt) *world {
 	if lcfg.Speed == 0 {
 		lcfg.Speed = 100
 	}
+	w := &world{t: t, reqs: &requestLog{}, progress: map[any][]*mcp.ProgressNotificationParams{}, callsDone: make(chan string, 100)}
+	if lcfg.Now == nil {
+		lcfg.Now = func() time.Time { return time.Now().Add(time.Duration(w.skew.Load())) }
+	}
 	emu, err := localapi.New(lcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(emu.Close)
-	w := &world{t: t, emu: emu, reqs: &requestLog{}, progress: map[any][]*mcp.ProgressNotificationParams{}, callsDone: make(chan string, 100)}
+	w.emu = emu
 	h := emu.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") {

@@ -116,7 +116,7 @@ func mqCreate() *Tool {
 				return nil, err
 			}
 			c.setLabel("creating marquee %s", in.Name)
-			m, resp, err := cl.Marquees.Create(ctx, body, in.mutationArgs.options(), in.waitArgs.options())
+			m, resp, err := cl.Marquees.Create(ctx, body, in.mutationArgs.options(), in.waitArgs.options(c))
 			c.resp = resp
 			if err != nil {
 				return nil, err
@@ -133,6 +133,7 @@ type mqUpdateIn struct {
 	Name    string `json:"name,omitempty" jsonschema:"New name"`
 	mqFields
 	mutationArgs
+	waitArgs
 }
 
 func (in mqUpdateIn) validate() error {
@@ -148,7 +149,7 @@ func (in mqUpdateIn) validate() error {
 func mqUpdate() *Tool {
 	return define(spec{name: "fibe_marquees_update", title: "Change a marquee", idempotent: true,
 		desc:   "Change a marquee's name, host, port, user or SSH key. Same as `fibe mq update --json`.",
-		output: schemaOf[client.Marquee](), tweak: func(s *jsonschema.Schema) { mqRef(s); portRange(s) }},
+		output: orHandle(schemaOf[client.Marquee]()), tweak: func(s *jsonschema.Schema) { mqRef(s); portRange(s) }},
 		func(ctx context.Context, c *call, in *mqUpdateIn) (any, error) {
 			body, err := in.body(in.Name)
 			if err != nil {
@@ -158,9 +159,16 @@ func mqUpdate() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			m, resp, err := cl.Marquees.Update(ctx, in.Marquee, body, in.mutationArgs.options())
+			c.setLabel("updating marquee %s", in.Marquee)
+			m, resp, err := cl.Marquees.UpdateWait(ctx, in.Marquee, body, in.mutationArgs.options(), in.waitArgs.options(c))
 			c.resp = resp
-			return m, err
+			if err != nil {
+				return nil, err
+			}
+			if m == nil {
+				return resp.Accepted, nil
+			}
+			return m, nil
 		})
 }
 
@@ -183,7 +191,7 @@ func mqDelete() *Tool {
 				return nil, err
 			}
 			c.setLabel("deleting marquee %s", in.Marquee)
-			wo := in.waitArgs.options()
+			wo := in.waitArgs.options(c)
 			resp, err := cl.Marquees.Delete(ctx, in.Marquee, in.mutationArgs.options(), wo)
 			c.resp = resp
 			if err != nil {
@@ -215,7 +223,7 @@ func mqTestConnection() *Tool {
 				return nil, err
 			}
 			c.setLabel("testing the connection to %s", in.Marquee)
-			res, resp, err := cl.Marquees.TestConnection(ctx, in.Marquee, in.mutationArgs.options(), in.waitArgs.options())
+			res, resp, err := cl.Marquees.TestConnection(ctx, in.Marquee, in.mutationArgs.options(), in.waitArgs.options(c))
 			c.resp = resp
 			if err != nil {
 				return nil, err

@@ -48,6 +48,7 @@ func opsGet() *Tool {
 type opsWaitIn struct {
 	RequestID string `json:"request_id" jsonschema:"The request_id of an accepted (202) operation"`
 	Timeout   int    `json:"timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800)"`
+	budgetArgs
 }
 
 func (in opsWaitIn) validate() error { return nonBlank("request_id", in.RequestID) }
@@ -56,7 +57,7 @@ func opsWait() *Tool {
 	return define(spec{name: "fibe_ops_wait", title: "Wait for an async operation", readOnly: true,
 		desc: "Wait for an async operation to finish and return its result, exactly as the tool that started it would have. " +
 			"Same as `fibe ops wait --json`.",
-		output: anyObject(),
+		output: orHandoff(anyObject()),
 		tweak: func(s *jsonschema.Schema) {
 			s.Properties["timeout"].Minimum, s.Properties["timeout"].Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
 			s.Properties["timeout"].Default = json.RawMessage(`300`)
@@ -67,7 +68,7 @@ func opsWait() *Tool {
 				return nil, err
 			}
 			c.setLabel("waiting for %s", in.RequestID)
-			result, _, err := cl.Async.Wait(ctx, in.RequestID, waitArgs{WaitTimeout: in.Timeout}.options())
+			result, _, err := cl.Async.Wait(ctx, in.RequestID, waitArgs{WaitTimeout: in.Timeout, budgetArgs: in.budgetArgs}.options(c))
 			if err != nil {
 				return nil, err
 			}

@@ -95,7 +95,7 @@ func pgCreate() *Tool {
 				return nil, err
 			}
 			c.setLabel("creating %s", in.Name)
-			wo := in.waitArgs.options()
+			wo := in.waitArgs.options(c)
 			began := time.Now()
 			p, resp, err := cl.Playgrounds.Create(ctx, body, in.mutationArgs.options(), wo)
 			c.resp = resp
@@ -123,6 +123,7 @@ type pgUpdateIn struct {
 	Name       string            `json:"name,omitempty" jsonschema:"New name"`
 	Env        map[string]string `json:"env,omitempty" jsonschema:"Environment overrides to set, name to value"`
 	mutationArgs
+	waitArgs
 }
 
 func (in pgUpdateIn) validate() error {
@@ -138,7 +139,7 @@ func (in pgUpdateIn) validate() error {
 func pgUpdate() *Tool {
 	return define(spec{name: "fibe_playgrounds_update", title: "Change a playground", idempotent: true,
 		desc:   "Rename a playground or set environment overrides. Same as `fibe pg update --json`.",
-		output: schemaOf[client.Playground](), tweak: pgRef},
+		output: orHandle(schemaOf[client.Playground]()), tweak: pgRef},
 		func(ctx context.Context, c *call, in *pgUpdateIn) (any, error) {
 			body := map[string]any{}
 			if in.Name != "" {
@@ -155,9 +156,16 @@ func pgUpdate() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			p, resp, err := cl.Playgrounds.Update(ctx, in.Playground, body, in.mutationArgs.options())
+			c.setLabel("updating %s", in.Playground)
+			p, resp, err := cl.Playgrounds.UpdateWait(ctx, in.Playground, body, in.mutationArgs.options(), in.waitArgs.options(c))
 			c.resp = resp
-			return p, err
+			if err != nil {
+				return nil, err
+			}
+			if p == nil {
+				return resp.Accepted, nil
+			}
+			return p, nil
 		})
 }
 
@@ -188,7 +196,7 @@ func pgDelete() *Tool {
 				return nil, err
 			}
 			c.setLabel("deleting %s", in.Playground)
-			wo := in.waitArgs.options()
+			wo := in.waitArgs.options(c)
 			resp, err := cl.Playgrounds.Delete(ctx, in.Playground, in.mutationArgs.options(), wo)
 			c.resp = resp
 			if err != nil {
@@ -230,7 +238,7 @@ func runAction(ctx context.Context, c *call, ref, action string, force bool, m m
 		return nil, err
 	}
 	c.setLabel("%s %s", actionLabels[action], ref)
-	wo := w.options()
+	wo := w.options(c)
 	st, resp, err := cl.Playgrounds.Action(ctx, ref, action, force, m.options(), wo)
 	c.resp = resp
 	if err != nil {
@@ -314,7 +322,7 @@ func pgStatus() *Tool {
 				return st, err
 			}
 			c.setLabel("refreshing %s", in.Playground)
-			st, resp, err := cl.Playgrounds.RefreshStatus(ctx, in.Playground, in.mutationArgs.options(), in.waitArgs.options())
+			st, resp, err := cl.Playgrounds.RefreshStatus(ctx, in.Playground, in.mutationArgs.options(), in.waitArgs.options(c))
 			c.resp = resp
 			if err != nil {
 				return nil, err
@@ -330,6 +338,7 @@ type pgWaitIn struct {
 	Playground  string `json:"playground"`
 	For         string `json:"for,omitempty" jsonschema:"Status to wait for: running (default) or stopped"`
 	WaitTimeout int    `json:"wait_timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800)"`
+	budgetArgs
 }
 
 func (in pgWaitIn) validate() error { return nonBlank("playground", in.Playground) }
@@ -338,7 +347,7 @@ func pgWait() *Tool {
 	return define(spec{name: "fibe_playgrounds_wait", title: "Wait for a playground's status", readOnly: true,
 		desc: "Wait until a playground is running (or stopped). Reaching error, failed or destroyed instead is " +
 			"PLAYGROUND_TERMINAL_STATE with the reasons. Same as `fibe pg wait --json`.",
-		output: schemaOf[client.PlaygroundStatus](),
+		output: orHandoff(schemaOf[client.PlaygroundStatus]()),
 		tweak: func(s *jsonschema.Schema) {
 			pgRef(s)
 			enum(s, "for", "running", "stopped")
@@ -351,7 +360,7 @@ func pgWait() *Tool {
 			}
 			forStatus := orDefault(in.For, "running")
 			c.setLabel("waiting for %s to be %s", in.Playground, forStatus)
-			st, err := cl.Playgrounds.Wait(ctx, in.Playground, forStatus, waitArgs{WaitTimeout: in.WaitTimeout}.options())
+			st, err := cl.Playgrounds.Wait(ctx, in.Playground, forStatus, waitArgs{WaitTimeout: in.WaitTimeout, budgetArgs: in.budgetArgs}.options(c))
 			return st, err
 		})
 }
@@ -381,7 +390,7 @@ func pgLogs() *Tool {
 				return nil, err
 			}
 			c.setLabel("fetching logs of %s", in.Playground)
-			wo := in.waitArgs.options()
+			wo := in.waitArgs.options(c)
 			lines, resp, err := cl.Playgrounds.Logs(ctx, in.Playground, in.Service, in.Tail, in.mutationArgs.options(), wo)
 			c.resp = resp
 			if err != nil {

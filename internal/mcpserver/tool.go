@@ -44,6 +44,10 @@ type (
 	waitArgs struct {
 		Wait        *bool `json:"wait,omitempty" jsonschema:"Wait for the async operation to finish (default true). With false the result is the handle {request_id, status, status_url}; resume with fibe_ops_wait."`
 		WaitTimeout int   `json:"wait_timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800). On timeout the error is ASYNC_TIMEOUT and its resume names fibe_ops_wait."`
+		budgetArgs
+	}
+	budgetArgs struct {
+		CallBudget *int `json:"call_budget,omitempty" jsonschema:"Seconds this call may wait before it answers with a hand-off handle {status: pending, handed_off: true, resume} instead (0: no budget; default: the server's, 50). Only applies when shorter than the wait's timeout."`
 	}
 	confirmArgs struct {
 		Confirm bool `json:"confirm,omitempty" jsonschema:"Must be true: this tool takes something down."`
@@ -110,6 +114,10 @@ func commonRanges(s *jsonschema.Schema) {
 	if p := s.Properties["wait_timeout"]; p != nil {
 		p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
 		p.Default = json.RawMessage(`300`)
+	}
+	if p := s.Properties["call_budget"]; p != nil {
+		p.Types, p.Type = nil, "integer"
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(maxWaitSecs))
 	}
 	if p := s.Properties["wait"]; p != nil {
 		p.Types, p.Type = nil, "boolean"
@@ -202,6 +210,9 @@ func (t *Tool) handler(cfg *Config) mcp.ToolHandler {
 		if rpcErr, ok := err.(*jsonrpc.Error); ok {
 			return nil, rpcErr
 		}
+		if c.budgeted && client.IsAsyncTimeout(err) {
+			out, err = c.handoff(err), nil // the budget ended first: the work goes on
+		}
 		if err != nil {
 			return errorResult(c, err), nil
 		}
@@ -236,14 +247,24 @@ func (m mutationArgs) options() client.MutationOptions {
 	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey}
 }
 
-// options returns the wait options of a call.
-func (w waitArgs) options() client.WaitOptions {
+// options returns the wait options of a call. A call budget shorter than
+// the wait's timeout becomes the timeout, and the call remembers that an
+// ASYNC_TIMEOUT is then its budget's end: a hand-off, not an error.
+func (w waitArgs) options(c *call) client.WaitOptions {
 	wo := client.WaitOptions{Timeout: defaultWait}
 	if w.WaitTimeout > 0 {
 		wo.Timeout = time.Duration(w.WaitTimeout) * time.Second
 	}
 	if w.Wait != nil && !*w.Wait {
 		wo.NoWait = true
+	}
+	budget := c.cfg.CallBudget
+	if w.CallBudget != nil {
+		budget = time.Duration(*w.CallBudget) * time.Second
+	}
+	if !wo.NoWait && budget > 0 && budget < wo.Timeout {
+		wo.Timeout = budget
+		c.budgeted = true
 	}
 	return wo
 }

@@ -9,9 +9,41 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 )
 
-// Tools returns the registered tools in a stable order. fibe_playgrounds_exec
-// and fibe_api join this list as a few lines each once the terminal channel
-// and the client's generic request exist.
+// The tool sets of --tools (setting mcp_tools).
+const (
+	ToolsCore = "core"
+	ToolsFull = "full"
+)
+
+// coreTools are the tools docs/mcp-tools.md names: the core set.
+var coreTools = map[string]bool{
+	"fibe_playgrounds_list": true, "fibe_playgrounds_get": true, "fibe_playgrounds_create": true,
+	"fibe_playgrounds_update": true, "fibe_playgrounds_delete": true, "fibe_playgrounds_action": true,
+	"fibe_playgrounds_stop": true, "fibe_playgrounds_exec": true, "fibe_playgrounds_status": true,
+	"fibe_playgrounds_wait": true, "fibe_playgrounds_logs": true, "fibe_logs_follow": true,
+	"fibe_marquees_list": true, "fibe_marquees_get": true, "fibe_marquees_create": true,
+	"fibe_marquees_update": true, "fibe_marquees_delete": true, "fibe_marquees_test_connection": true,
+	"fibe_ops_get": true, "fibe_ops_wait": true, "fibe_breaker_status": true, "fibe_breaker_reset": true,
+	"fibe_api": true, "fibe_whoami": true,
+}
+
+// ToolSet is the tools of a set: core, or full (every tool the server
+// has; as resources gain tools of their own, only full lists them).
+func ToolSet(name string) []*Tool {
+	if name == ToolsFull {
+		return Tools()
+	}
+	var out []*Tool
+	for _, t := range Tools() {
+		if coreTools[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Tools returns every tool the server has, in a stable order, built on
+// the first call.
 func Tools() []*Tool {
 	toolsOnce.Do(func() { tools = buildTools() })
 	return tools
@@ -83,6 +115,12 @@ func anyObject() *jsonschema.Schema { return &jsonschema.Schema{Type: "object"} 
 // out of its budget). Still an object schema at the top, as MCP requires.
 func orHandle(s *jsonschema.Schema) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{s, handleSchema(), handoffSchema()}}
+}
+
+// orHandoff is the output of a wait tool: the result, or the hand-off
+// handle when the call's budget ends first.
+func orHandoff(s *jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{s, handoffSchema()}}
 }
 
 // listPage is a list tool's structured result: MCP wants an object, so the
