@@ -52,7 +52,9 @@ refused.
 
 Global flags apply: "fibe --api-url local mcp serve" serves the embedded
 emulator, --profile picks credentials. Destructive tools (_delete, _stop)
-need "confirm": true in their arguments unless --yes.
+and fibe_api requests that change something ask the user (MCP
+elicitation) when the client can, else need "confirm": true in their
+arguments; --yes skips both.
 
 A call that waits answers within --call-budget (default 50s; a call's own
 call_budget wins): work still pending then is a hand-off handle whose
@@ -89,7 +91,7 @@ the server has (docs/mcp-tools.md).`,
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "Serve streamable HTTP on this address (e.g. 127.0.0.1:7879) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "Allow --http on a non-loopback address and any Host header")
 	cmd.Flags().StringVar(&opts.Token, "token", "", "Bearer token HTTP clients must send (env FIBE_MCP_TOKEN; default: a random one, printed)")
-	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without \"confirm\": true")
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without asking or \"confirm\": true")
 	config.BindFlag(cmd.Flags(), "mcp_token")
 	config.AddFlags(cmd.Flags(), "mcp_call_budget", "mcp_tools")
 	return cmd

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -16,11 +18,50 @@ type apiIn struct {
 	Body     map[string]any    `json:"body,omitempty" jsonschema:"JSON object sent as the request body"`
 	Query    map[string]string `json:"query,omitempty" jsonschema:"Query parameters added to the path's own"`
 	Paginate bool              `json:"paginate,omitempty" jsonschema:"Follow page from the first to the last and return one array of every page's items"`
+	Confirm  bool              `json:"confirm,omitempty" jsonschema:"Must be true for a request that may change something (any method but GET, except the POSTs that only read or test: a status refresh, a logs snapshot, a connection test)"`
 	mutationArgs
 	waitArgs
 }
 
-func (in apiIn) validate() error { return nonBlank("path", in.Path) }
+// method is the request's method: the one given, else POST with a body
+// and GET without.
+func (in apiIn) method() string {
+	switch {
+	case in.Method != "":
+		return strings.ToUpper(in.Method)
+	case in.Body != nil:
+		return http.MethodPost
+	}
+	return http.MethodGet
+}
+
+// path is the request's path under /api, or "" when it is not one.
+func (in apiIn) path() string {
+	p, err := client.APIPath(in.Path)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+func (in apiIn) validate() error {
+	if err := nonBlank("path", in.Path); err != nil {
+		return err
+	}
+	if _, err := client.APIPath(in.Path); err != nil {
+		return invalidArgument("path", "%v", err)
+	}
+	if in.Paginate && in.method() != http.MethodGet {
+		return invalidArgument("paginate", "paginate needs a GET, not %s", in.method())
+	}
+	return nil
+}
+
+func (in apiIn) confirmed() bool { return in.Confirm }
+func (in apiIn) gated() bool     { return client.Mutates(in.method(), in.path()) }
+func (in apiIn) question() string {
+	return "Send " + in.method() + " " + in.path() + " to the Fibe API?"
+}
 
 // api is `fibe api` for agents: any endpoint under the whole contract (a
 // key on every mutation, the journal, 202 waited on, breaker, ledger).
@@ -28,7 +69,9 @@ func api() *Tool {
 	return define(spec{name: "fibe_api", title: "Call any Fibe API endpoint", destructive: true, ungated: true,
 		desc: "Call any endpoint under /api with the same reliability as every other tool (idempotency key on mutations, " +
 			"retries, 202 waited on unless wait is false, circuit breaker, rate ledger, typed errors). The result is the " +
-			"answer's JSON (or its text), exactly what `fibe api --json` prints. Use the dedicated tools where one exists.",
+			"answer's JSON (or its text), exactly what `fibe api --json` prints. A request that may change something (any method but GET, " +
+			"except the POSTs that only read or test) asks the user first, as the destructive tools do, or needs \"confirm\": true. " +
+			"Use the dedicated tools where one exists.",
 		output: anyObject(),
 		tweak: func(s *jsonschema.Schema) {
 			enum(s, "method", "GET", "POST", "PUT", "PATCH", "DELETE")

@@ -88,6 +88,13 @@ answer that comes later, so a call that waits answers before that:
   again with the same arguments (within the journal window) resumes the same operation; it never starts a second one.
 - **Heartbeat.** A call that carries a ` + "`progressToken`" + ` gets a progress notification at least every 10 s,
   even when nothing changed.
+- **Confirmation.** A destructive tool (` + "`_delete`" + `, ` + "`_stop`" + `), and a ` + "`fibe_api`" + ` request that may change something
+  (any method but GET, except the POSTs that only read or test: a status refresh, a logs snapshot, a
+  connection test), called without ` + "`\"confirm\": true`" + ` asks the user with a form (` + "`elicitation/create`" + `, one boolean
+  field, e.g. "Delete playground preview-42?") when the client declared the ` + "`elicitation`" + ` capability. Only an
+  accepted true runs it; a decline, a cancel, false or an answer that is not a boolean is the same
+  ` + "`INVALID_ARGUMENT`" + ` (field ` + "`confirm`" + `) as a missing ` + "`confirm`" + `, and nothing is sent. Clients without the capability
+  pass ` + "`confirm`" + `. ` + "`fibe mcp serve --yes`" + ` skips both.
 - **Tool sets.** ` + "`--tools core|full`" + ` (setting ` + "`mcp_tools`" + `): ` + "`core`" + ` is the tools below; ` + "`full`" + ` adds the tools of
   every further resource the server serves (today there are none beyond these, so both list the same
   tools). Tools and their schemas are built on the first ` + "`tools/list`" + ` or ` + "`tools/call`" + `, not at startup.
@@ -133,8 +140,10 @@ func hints(t *Tool) []string {
 	switch {
 	case t.ReadOnly:
 		h = append(h, "read-only")
+	case t.Destructive && t.Gated:
+		h = append(h, "destructive (asks the user, or needs `confirm: true`)")
 	case t.Destructive:
-		h = append(h, "destructive (needs `confirm: true`)")
+		h = append(h, "destructive")
 	default:
 		h = append(h, "mutating")
 	}

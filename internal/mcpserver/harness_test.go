@@ -77,6 +77,13 @@ type worldOpt func(*Config, *client.Options)
 
 func newWorld(t *testing.T, lcfg localapi.Config, opts ...worldOpt) *world {
 	t.Helper()
+	return newWorldClient(t, lcfg, nil, opts...)
+}
+
+// newWorldClient is newWorld with the MCP client's own options (handlers
+// of elicitation, resource updates); progress is always recorded.
+func newWorldClient(t *testing.T, lcfg localapi.Config, copts *mcp.ClientOptions, opts ...worldOpt) *world {
+	t.Helper()
 	if lcfg.Speed == 0 {
 		lcfg.Speed = 100
 	}
@@ -136,13 +143,15 @@ func newWorld(t *testing.T, lcfg localapi.Config, opts ...worldOpt) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			w.progressMu.Lock()
-			defer w.progressMu.Unlock()
-			w.progress[r.Params.ProgressToken] = append(w.progress[r.Params.ProgressToken], r.Params)
-		},
-	})
+	if copts == nil {
+		copts = &mcp.ClientOptions{}
+	}
+	copts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		w.progressMu.Lock()
+		defer w.progressMu.Unlock()
+		w.progress[r.Params.ProgressToken] = append(w.progress[r.Params.ProgressToken], r.Params)
+	}
+	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts)
 	cs, err := cl.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -179,7 +179,8 @@ type mqDeleteIn struct {
 	waitArgs
 }
 
-func (in mqDeleteIn) validate() error { return nonBlank("marquee", in.Marquee) }
+func (in mqDeleteIn) validate() error  { return nonBlank("marquee", in.Marquee) }
+func (in mqDeleteIn) question() string { return "Delete marquee " + in.Marquee + "?" }
 
 func mqDelete() *Tool {
 	return define(spec{name: "fibe_marquees_delete", title: "Delete a marquee", destructive: true, idempotent: true,

@@ -176,7 +176,8 @@ type pgDeleteIn struct {
 	waitArgs
 }
 
-func (in pgDeleteIn) validate() error { return nonBlank("playground", in.Playground) }
+func (in pgDeleteIn) validate() error  { return nonBlank("playground", in.Playground) }
+func (in pgDeleteIn) question() string { return "Delete playground " + in.Playground + "?" }
 
 // deleted is what `fibe <noun> delete --json` prints.
 func deleted(noun, ref string) map[string]any { return map[string]any{"deleted": true, noun: ref} }
@@ -258,6 +259,9 @@ type pgStopIn struct {
 }
 
 func (in pgStopIn) validate() error { return nonBlank("playground", in.Playground) }
+func (in pgStopIn) question() string {
+	return "Stop playground " + in.Playground + " (takes its services down)?"
+}
 
 func pgStop() *Tool {
 	return define(spec{name: "fibe_playgrounds_stop", title: "Stop a playground", destructive: true,

@@ -91,5 +91,6 @@ func New(cfg Config) *mcp.Server {
 const instructions = `Tools to manage Fibe playgrounds (preview environments) and the marquees (Docker hosts) they run on.
 Every mutating tool sends one idempotency key per call; pass "idempotency_key" to make a retried call replay instead of repeating.
 Async operations are waited for unless "wait": false, which returns a handle {"request_id","status","status_url"} to pass to fibe_ops_wait.
+A call still waiting at the end of its call budget answers {"status":"pending","handed_off":true,...,"resume"}: call resume's tool to go on.
 Failures are results with isError: branch on structuredContent.error.code; error.resume, when set, is the exact tool call that resumes.
-Destructive tools (_delete, _stop) need "confirm": true.`
+Destructive tools (_delete, _stop) and fibe_api requests that change something ask the user, or need "confirm": true.`

@@ -445,7 +445,7 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if len(specs.Items) == 0 || specs.Items[0]["name"] == nil {
 		t.Fatalf("fibe_api playspecs = %v", specs)
 	}
-	if got := ok("fibe_api", map[string]any{"method": "POST", "path": "/api/playgrounds/tour/expiration"}); got["expires_at"] == nil {
+	if got := ok("fibe_api", map[string]any{"method": "POST", "path": "/api/playgrounds/tour/expiration", "confirm": true}); got["expires_at"] == nil {
 		t.Fatalf("fibe_api extend = %v, want the new expiry", got)
 	}
 	if e := w.fail("fibe_api", map[string]any{"path": "agents"}); e["code"] != "RESOURCE_NOT_FOUND" {

@@ -210,6 +210,9 @@ func (t *Tool) handler(cfg *Config) mcp.ToolHandler {
 		if rpcErr, ok := err.(*jsonrpc.Error); ok {
 			return nil, rpcErr
 		}
+		if ask, ok := err.(*askUser); ok {
+			return ask.result(), nil
+		}
 		if c.budgeted && client.IsAsyncTimeout(err) {
 			out, err = c.handoff(err), nil // the budget ended first: the work goes on
 		}
