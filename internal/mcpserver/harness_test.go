@@ -34,6 +34,7 @@ type world struct {
 	callsDone chan string // the server's tools/call handlers, as they return
 
 	skew atomic.Int64 // added to the emulator's clock (advance)
+	cfg  Config       // the server's, to build another one over another transport
 }
 
 // advance moves the emulator's clock: simulated work started earlier is
@@ -126,6 +127,7 @@ func newWorldClient(t *testing.T, lcfg localapi.Config, copts *mcp.ClientOptions
 		o.OnEvent = onEvent
 		return client.New(o)
 	}
+	w.cfg = cfg
 	server := New(cfg)
 	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
