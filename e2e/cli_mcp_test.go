@@ -250,7 +250,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestMCPHTTPChecksTokenOriginAndHost(t *testing.T) {
 	w := newWorld(t, localapi.Config{})
-	p := w.start("mcp", "serve", "--http", "127.0.0.1:0")
+	p := w.start("mcp", "serve", "--http", "127.0.0.1:0", "--allow-origin", "http://localhost:5173")
 	p.waitFor(t, 10*time.Second, "the token", func(out, _ string) bool { return strings.Contains(out, "Token: ") })
 	out, _ := p.output()
 	url := regexp.MustCompile(`listening on (\S+)`).FindStringSubmatch(out)[1]
@@ -279,7 +279,10 @@ func TestMCPHTTPChecksTokenOriginAndHost(t *testing.T) {
 		{"wrong token", func(r *http.Request) { r.Header.Set("Authorization", "Bearer nope") }, 401},
 		{"foreign Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "https://evil.example") }, 403},
 		{"non-loopback Host", func(r *http.Request) { bearer(r); r.Host = "evil.example" }, 403},
-		{"token and loopback Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:3000") }, 200},
+		{"another loopback port's Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:3000") }, 403},
+		{"token and its own Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", strings.TrimSuffix(url, "/mcp")) }, 200},
+		{"an Origin given with --allow-origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:5173") }, 200},
+		{"the scheme in lower case", func(r *http.Request) { r.Header.Set("Authorization", "bearer "+token) }, 200},
 	} {
 		if got := post(c.mod); got != c.want {
 			t.Errorf("%s: status %d, want %d", c.what, got, c.want)
@@ -309,6 +312,7 @@ func TestMCPBadInvocationsAreUsageErrors(t *testing.T) {
 	w := newUser(t)
 	for _, args := range [][]string{
 		{"mcp", "serve", "--http", "0.0.0.0:0"},
+		{"mcp", "serve", "--http", "evil.localhost:0"}, // loopback is never decided by a lookup
 		{"mcp", "serve", "--http", "nonsense"},
 		{"mcp", "serve", "--token", "x"},
 		{"mcp", "install"},

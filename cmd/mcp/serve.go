@@ -47,8 +47,9 @@ stderr, and the server exits 0 when stdin closes.
 With --http ADDR it serves streamable HTTP on ADDR (loopback only unless
 --allow-remote). Every request needs "Authorization: Bearer <token>": the
 token is printed once at start, or set with --token or FIBE_MCP_TOKEN.
-Requests whose Host is not a loopback name, or whose Origin is foreign, are
-refused.
+Requests whose Host is not a loopback name ("localhost" or a loopback IP,
+never decided by a DNS lookup), or whose Origin is not the server's own
+(or one given with --allow-origin), are refused.
 
 Global flags apply: "fibe --api-url local mcp serve" serves the embedded
 emulator, --profile picks credentials. Destructive tools (_delete, _stop)
@@ -93,7 +94,7 @@ the server has (docs/mcp-tools.md).`,
 	cmd.Flags().StringVar(&opts.Token, "token", "", "Bearer token HTTP clients must send (env FIBE_MCP_TOKEN; default: a random one, printed)")
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without asking or \"confirm\": true")
 	config.BindFlag(cmd.Flags(), "mcp_token")
-	config.AddFlags(cmd.Flags(), "mcp_call_budget", "mcp_tools")
+	config.AddFlags(cmd.Flags(), "mcp_call_budget", "mcp_tools", "mcp_allow_origins")
 	return cmd
 }
 
@@ -158,13 +159,17 @@ func serveHTTP(ctx context.Context, s *mcp.Server, opts *ServeOptions) error {
 		}
 		printToken = true
 	}
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", opts.HTTP)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", opts.HTTP, err)
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpserver.HTTPHandler(s, mcpserver.HTTPOptions{Token: token, AllowRemote: opts.AllowRemote}))
+	mux.Handle("/mcp", mcpserver.HTTPHandler(s, mcpserver.HTTPOptions{Token: token, AllowRemote: opts.AllowRemote, Origins: cfg.MCPOrigins}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	return cmdutil.ServeUntilDone(ctx, hs, ln, func() error {
 		fmt.Fprintf(ios.Out, "MCP server listening on %s\n", url)

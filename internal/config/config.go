@@ -59,6 +59,7 @@ type Config struct {
 	MCPToken      string        // fibe mcp serve --token / FIBE_MCP_TOKEN
 	MCPCallBudget time.Duration // fibe mcp serve --call-budget; 0 → none
 	MCPTools      string        // fibe mcp serve --tools: core or full
+	MCPOrigins    []string      // fibe mcp serve --allow-origin
 
 	values map[string]Value
 }
@@ -135,6 +136,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.MCPToken = c.str("mcp_token")
 	c.MCPCallBudget = c.dur("mcp_call_budget")
 	c.MCPTools = c.str("mcp_tools")
+	c.MCPOrigins, _ = c.values["mcp_allow_origins"].typed.([]string)
 	return c, nil
 }
 

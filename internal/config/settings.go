@@ -122,6 +122,8 @@ var Settings = []Setting{
 	{Key: "mcp_token", Flag: "token", Env: "FIBE_MCP_TOKEN", Scope: "mcp serve", Secret: true,
 		Help:  "Bearer token HTTP clients of fibe mcp serve must send (default: a random one, printed)",
 		parse: secretText},
+	{Key: "mcp_allow_origins", Flag: "allow-origin", Env: "FIBE_MCP_ALLOW_ORIGINS", Scope: "mcp serve", Kind: KindList,
+		Help: "Browser origins fibe mcp serve --http accepts besides its own, comma-separated (e.g. http://localhost:3000)"},
 	{Key: "mcp_call_budget", Flag: "call-budget", Env: "FIBE_MCP_CALL_BUDGET", File: true, Scope: "mcp serve",
 		Kind: KindDuration, Default: "50s",
 		Help:  "How long a waiting MCP tool call may wait before it answers with a hand-off handle (0: no budget; at most 30m)",
