@@ -357,5 +357,10 @@ func TestMCPInstallCursorUserScope(t *testing.T) {
 		if strings.Contains(r.stdout+r.stderr, "store-pw-42") || strings.Contains(r.stdout, w.key) {
 			t.Fatalf("install --client %s --print shows a secret:\n%s", client, r)
 		}
+		// The store itself is kept, without its password (the server takes
+		// that from FIBE_STATE_STORE in its environment).
+		if !strings.Contains(r.stdout, "--state-store") || !strings.Contains(r.stdout, "redis://fleet@127.0.0.1:6390/0") {
+			t.Fatalf("install --client %s --print drops the state store:\n%s", client, r)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -129,7 +130,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.WaitTimeout = c.dur("wait_timeout")
 	c.PollInterval = c.dur("poll_interval")
 	c.TrustedHosts, _ = c.values["trusted_hosts"].typed.([]string)
-	c.StateStore = c.str("state_store")
+	c.StateStore = withEnvPassword(c.str("state_store"), c.values["state_store"].Source)
 	c.JournalWindow = c.dur("journal_window")
 	c.Debug = c.values["debug"].typed.(bool)
 	c.NoKeyring = c.values["no_keyring"].typed.(bool)
@@ -359,4 +360,36 @@ func Profiles() ([]string, error) {
 	}
 	sort.Strings(names[1:])
 	return names, nil
+}
+
+// withEnvPassword: a state store URL from a flag or the config file that
+// has no password (as `fibe mcp install` writes it into a client's config)
+// takes the password of FIBE_STATE_STORE when that names the same store,
+// so the password stays in the environment and out of argv and files.
+func withEnvPassword(store, source string) string {
+	if store == "" || strings.HasPrefix(source, "env ") {
+		return store
+	}
+	u, err := url.Parse(store)
+	if err != nil {
+		return store
+	}
+	if _, has := u.User.Password(); has {
+		return store
+	}
+	env, err := url.Parse(os.Getenv("FIBE_STATE_STORE"))
+	if err != nil || env.User == nil {
+		return store
+	}
+	pw, has := env.User.Password()
+	if !has || !strings.EqualFold(env.Scheme, u.Scheme) || !strings.EqualFold(env.Host, u.Host) ||
+		strings.Trim(env.Path, "/") != strings.Trim(u.Path, "/") {
+		return store
+	}
+	user := env.User.Username()
+	if u.User != nil {
+		user = u.User.Username()
+	}
+	u.User = url.UserPassword(user, pw)
+	return u.String()
 }
