@@ -75,8 +75,26 @@ func TestMCPStdioSpeaksTheCLIsJSON(t *testing.T) {
 	res = callTool(t, cs, "fibe_playgrounds_list", nil)
 	var cli any
 	w.jsonOf(&cli, "pg", "list")
-	if got := asJSON(t, res.StructuredContent); !reflect.DeepEqual(got, cli) {
-		t.Fatalf("MCP list %v\n--json %v", got, cli)
+	var text any
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text); err != nil || !reflect.DeepEqual(text, cli) {
+		t.Fatalf("MCP list text %v (%v)\n--json %v", text, err, cli)
+	}
+	// structuredContent is an object (MCP requires one): the list is its items.
+	if got, _ := asJSON(t, res.StructuredContent).(map[string]any); got == nil || !reflect.DeepEqual(got["items"], cli) {
+		t.Fatalf("MCP list structuredContent %v\n--json %v", res.StructuredContent, cli)
+	}
+	if res := callTool(t, cs, "fibe_whoami", nil); res.IsError {
+		t.Fatalf("whoami: %+v", res.StructuredContent)
+	}
+	// Every tool's output schema is an object schema.
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if s, _ := asJSON(t, tool.OutputSchema).(map[string]any); s == nil || s["type"] != "object" {
+			t.Errorf("%s: output schema %v is not an object schema", tool.Name, tool.OutputSchema)
+		}
 	}
 
 	res = callTool(t, cs, "fibe_playgrounds_get", map[string]any{"playground": "nope"})
@@ -111,8 +129,8 @@ func TestMCPStdioServesTheLocalAPI(t *testing.T) {
 	w := newUser(t)
 	cs, _ := mcpStdio(t, w, "--api-url", "local")
 	res := callTool(t, cs, "fibe_marquees_list", nil)
-	var list []map[string]any
-	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &list); err != nil || res.IsError || len(list) < 3 {
+	var list struct{ Items []map[string]any }
+	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &list); err != nil || res.IsError || len(list.Items) < 3 {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
@@ -232,7 +250,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestMCPHTTPChecksTokenOriginAndHost(t *testing.T) {
 	w := newWorld(t, localapi.Config{})
-	p := w.start("mcp", "serve", "--http", "127.0.0.1:0")
+	p := w.start("mcp", "serve", "--http", "127.0.0.1:0", "--allow-origin", "http://localhost:5173")
 	p.waitFor(t, 10*time.Second, "the token", func(out, _ string) bool { return strings.Contains(out, "Token: ") })
 	out, _ := p.output()
 	url := regexp.MustCompile(`listening on (\S+)`).FindStringSubmatch(out)[1]
@@ -261,7 +279,10 @@ func TestMCPHTTPChecksTokenOriginAndHost(t *testing.T) {
 		{"wrong token", func(r *http.Request) { r.Header.Set("Authorization", "Bearer nope") }, 401},
 		{"foreign Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "https://evil.example") }, 403},
 		{"non-loopback Host", func(r *http.Request) { bearer(r); r.Host = "evil.example" }, 403},
-		{"token and loopback Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:3000") }, 200},
+		{"another loopback port's Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:3000") }, 403},
+		{"token and its own Origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", strings.TrimSuffix(url, "/mcp")) }, 200},
+		{"an Origin given with --allow-origin", func(r *http.Request) { bearer(r); r.Header.Set("Origin", "http://localhost:5173") }, 200},
+		{"the scheme in lower case", func(r *http.Request) { r.Header.Set("Authorization", "bearer "+token) }, 200},
 	} {
 		if got := post(c.mod); got != c.want {
 			t.Errorf("%s: status %d, want %d", c.what, got, c.want)
@@ -291,6 +312,7 @@ func TestMCPBadInvocationsAreUsageErrors(t *testing.T) {
 	w := newUser(t)
 	for _, args := range [][]string{
 		{"mcp", "serve", "--http", "0.0.0.0:0"},
+		{"mcp", "serve", "--http", "evil.localhost:0"}, // loopback is never decided by a lookup
 		{"mcp", "serve", "--http", "nonsense"},
 		{"mcp", "serve", "--token", "x"},
 		{"mcp", "install"},
@@ -334,6 +356,11 @@ func TestMCPInstallCursorUserScope(t *testing.T) {
 		r = w.ok("mcp", "install", "--client", client, "--print")
 		if strings.Contains(r.stdout+r.stderr, "store-pw-42") || strings.Contains(r.stdout, w.key) {
 			t.Fatalf("install --client %s --print shows a secret:\n%s", client, r)
+		}
+		// The store itself is kept, without its password (the server takes
+		// that from FIBE_STATE_STORE in its environment).
+		if !strings.Contains(r.stdout, "--state-store") || !strings.Contains(r.stdout, "redis://fleet@127.0.0.1:6390/0") {
+			t.Fatalf("install --client %s --print drops the state store:\n%s", client, r)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -52,9 +53,11 @@ changes nothing the second time. --print only prints the entry.
   vscode          .vscode/mcp.json (project) or the user profile's mcp.json, "servers"
   codex           ~/.codex/config.toml (or $CODEX_HOME), [mcp_servers.fibe]
 
-The entry runs this fibe with "mcp serve" and the --api-url and --profile
-given here. The API key is never written: the server finds it as every
-fibe command does (fibe auth login, or FIBE_API_KEY in the client's
+The entry runs this fibe with "mcp serve" and the --api-url, --profile and
+--state-store given here; the state store without its password, which the
+server takes from FIBE_STATE_STORE in the client's environment when that
+names the same store. The API key is never written: the server finds it as
+every fibe command does (fibe auth login, or FIBE_API_KEY in the client's
 environment).`,
 		Example: `  fibe mcp install --client claude-code
   fibe --api-url local mcp install --client cursor --scope user
@@ -159,8 +162,25 @@ func (o *InstallOptions) entry() (mcpinstall.Entry, error) {
 	if cfg.Profile != "" && cfg.Profile != config.DefaultProfile {
 		args = append(args, "--profile", cfg.Profile)
 	}
+	if cfg.StateStore != "" {
+		// Without its password: the server takes that from FIBE_STATE_STORE.
+		args = append(args, "--state-store", withoutPassword(cfg.StateStore))
+	}
 	args = append(args, "mcp", "serve")
 	return mcpinstall.Entry{Command: cmd, Args: args}, nil
+}
+
+// withoutPassword is a state store URL with the password taken out (the
+// user stays).
+func withoutPassword(store string) string {
+	u, err := url.Parse(store)
+	if err != nil || u.User == nil {
+		return store
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.User(u.User.Username())
+	}
+	return u.String()
 }
 
 func installRun(o *InstallOptions) error {

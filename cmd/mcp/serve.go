@@ -47,12 +47,20 @@ stderr, and the server exits 0 when stdin closes.
 With --http ADDR it serves streamable HTTP on ADDR (loopback only unless
 --allow-remote). Every request needs "Authorization: Bearer <token>": the
 token is printed once at start, or set with --token or FIBE_MCP_TOKEN.
-Requests whose Host is not a loopback name, or whose Origin is foreign, are
-refused.
+Requests whose Host is not a loopback name ("localhost" or a loopback IP,
+never decided by a DNS lookup), or whose Origin is not the server's own
+(or one given with --allow-origin), are refused.
 
 Global flags apply: "fibe --api-url local mcp serve" serves the embedded
 emulator, --profile picks credentials. Destructive tools (_delete, _stop)
-need "confirm": true in their arguments unless --yes.`,
+and fibe_api requests that change something ask the user (MCP
+elicitation) when the client can, else need "confirm": true in their
+arguments; --yes skips both.
+
+A call that waits answers within --call-budget (default 50s; a call's own
+call_budget wins): work still pending then is a hand-off handle whose
+"resume" names the tool that picks it up. --tools full lists every tool
+the server has (docs/mcp-tools.md).`,
 		Example: `  fibe mcp serve
   fibe --api-url local mcp serve
   fibe mcp serve --http 127.0.0.1:7879`,
@@ -84,8 +92,9 @@ need "confirm": true in their arguments unless --yes.`,
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "Serve streamable HTTP on this address (e.g. 127.0.0.1:7879) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "Allow --http on a non-loopback address and any Host header")
 	cmd.Flags().StringVar(&opts.Token, "token", "", "Bearer token HTTP clients must send (env FIBE_MCP_TOKEN; default: a random one, printed)")
-	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without \"confirm\": true")
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "Let destructive tools run without asking or \"confirm\": true")
 	config.BindFlag(cmd.Flags(), "mcp_token")
+	config.AddFlags(cmd.Flags(), "mcp_call_budget", "mcp_tools", "mcp_allow_origins")
 	return cmd
 }
 
@@ -101,9 +110,11 @@ func newServer(opts *ServeOptions) (*mcp.Server, error) {
 		return nil, err
 	}
 	sc := mcpserver.Config{
-		Client: mcpserver.ClientFunc(clients),
-		Yes:    opts.Yes,
-		Log:    f.IOStreams.ErrOut,
+		Client:     mcpserver.ClientFunc(clients),
+		Yes:        opts.Yes,
+		CallBudget: cfg.MCPCallBudget,
+		Tools:      cfg.MCPTools,
+		Log:        f.IOStreams.ErrOut,
 	}
 	if cfg.Local() {
 		// Live logs need a websocket: serve the emulator on a loopback socket.
@@ -130,7 +141,8 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	if out == nil {
 		out = os.Stdout
 	}
-	err = s.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	// A cancelled call gets no answer (the protocol sends none).
+	err = s.Run(ctx, mcpserver.NoAnswerAfterCancel(&mcp.IOTransport{Reader: in, Writer: out}))
 	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // stdin closed, or interrupted: a clean end
 	}
@@ -147,13 +159,17 @@ func serveHTTP(ctx context.Context, s *mcp.Server, opts *ServeOptions) error {
 		}
 		printToken = true
 	}
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", opts.HTTP)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", opts.HTTP, err)
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpserver.HTTPHandler(s, mcpserver.HTTPOptions{Token: token, AllowRemote: opts.AllowRemote}))
+	mux.Handle("/mcp", mcpserver.HTTPHandler(s, mcpserver.HTTPOptions{Token: token, AllowRemote: opts.AllowRemote, Origins: cfg.MCPOrigins}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	return cmdutil.ServeUntilDone(ctx, hs, ln, func() error {
 		fmt.Fprintf(ios.Out, "MCP server listening on %s\n", url)

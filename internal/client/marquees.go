@@ -55,11 +55,20 @@ func (s *MarqueesService) Create(ctx context.Context, body map[string]any, mo Mu
 }
 
 func (s *MarqueesService) Update(ctx context.Context, ref string, body map[string]any, mo MutationOptions) (*Marquee, *Response, error) {
+	return s.UpdateWait(ctx, ref, body, mo, WaitOptions{})
+}
+
+// UpdateWait is Update whose 202, if the server answers one, is waited on
+// as wo says; with wo.NoWait the marquee is nil and Response.Accepted is set.
+func (s *MarqueesService) UpdateWait(ctx context.Context, ref string, body map[string]any, mo MutationOptions, wo WaitOptions) (*Marquee, *Response, error) {
 	var m Marquee
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPatch, path: refPath(marqueesPath, ref),
-		body: map[string]any{"marquee": body}, resource: s.c.marqueeRef(ref), mo: mo}, &m)
+		body: map[string]any{"marquee": body}, resource: s.c.marqueeRef(ref), mo: mo, wo: wo}, &m)
 	if err != nil {
 		return nil, meta, err
+	}
+	if wo.NoWait && meta != nil && meta.Accepted != nil {
+		return nil, meta, nil
 	}
 	s.c.learn(nil, []Marquee{m})
 	return &m, meta, nil

@@ -61,11 +61,20 @@ func (s *PlaygroundsService) Create(ctx context.Context, body map[string]any, mo
 }
 
 func (s *PlaygroundsService) Update(ctx context.Context, ref string, body map[string]any, mo MutationOptions) (*Playground, *Response, error) {
+	return s.UpdateWait(ctx, ref, body, mo, WaitOptions{})
+}
+
+// UpdateWait is Update whose 202, if the server answers one, is waited on
+// as wo says; with wo.NoWait the playground is nil and Response.Accepted is set.
+func (s *PlaygroundsService) UpdateWait(ctx context.Context, ref string, body map[string]any, mo MutationOptions, wo WaitOptions) (*Playground, *Response, error) {
 	var p Playground
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPatch, path: refPath(playgroundsPath, ref),
-		body: map[string]any{"playground": body}, resource: s.c.cachedPlaygroundResource(ref), mo: mo}, &p)
+		body: map[string]any{"playground": body}, resource: s.c.cachedPlaygroundResource(ref), mo: mo, wo: wo}, &p)
 	if err != nil {
 		return nil, meta, err
+	}
+	if wo.NoWait && meta != nil && meta.Accepted != nil {
+		return nil, meta, nil
 	}
 	s.c.learn([]Playground{p}, nil)
 	return &p, meta, nil

@@ -202,7 +202,7 @@ type User struct {
 	Username     string   `json:"username,omitempty"`
 	Email        string   `json:"email"`
 	Name         string   `json:"name,omitempty"` // older servers
-	AvatarURL    string   `json:"avatar_url,omitempty"`
+	AvatarURL    *string  `json:"avatar_url"`     // null when the player has none, but always present
 	APIKeyScopes []string `json:"api_key_scopes"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -57,7 +58,10 @@ type Config struct {
 	JournalWindow time.Duration // outcome journal (docs/contract.md §10); 0 → off
 	Debug         bool
 	NoKeyring     bool
-	MCPToken      string // fibe mcp serve --token / FIBE_MCP_TOKEN
+	MCPToken      string        // fibe mcp serve --token / FIBE_MCP_TOKEN
+	MCPCallBudget time.Duration // fibe mcp serve --call-budget; 0 → none
+	MCPTools      string        // fibe mcp serve --tools: core or full
+	MCPOrigins    []string      // fibe mcp serve --allow-origin
 
 	values map[string]Value
 }
@@ -129,11 +133,14 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.scaleLocalPolls()
 	c.BreakerWait = c.dur("breaker_wait")
 	c.TrustedHosts, _ = c.values["trusted_hosts"].typed.([]string)
-	c.StateStore = c.str("state_store")
+	c.StateStore = withEnvPassword(c.str("state_store"), c.values["state_store"].Source)
 	c.JournalWindow = c.dur("journal_window")
 	c.Debug = c.values["debug"].typed.(bool)
 	c.NoKeyring = c.values["no_keyring"].typed.(bool)
 	c.MCPToken = c.str("mcp_token")
+	c.MCPCallBudget = c.dur("mcp_call_budget")
+	c.MCPTools = c.str("mcp_tools")
+	c.MCPOrigins, _ = c.values["mcp_allow_origins"].typed.([]string)
 	return c, nil
 }
 
@@ -392,4 +399,36 @@ func (c *Config) SecretFlags() []string {
 		out = append(out, "--"+s.Flag)
 	}
 	return out
+}
+
+// withEnvPassword: a state store URL from a flag or the config file that
+// has no password (as `fibe mcp install` writes it into a client's config)
+// takes the password of FIBE_STATE_STORE when that names the same store,
+// so the password stays in the environment and out of argv and files.
+func withEnvPassword(store, source string) string {
+	if store == "" || strings.HasPrefix(source, "env ") {
+		return store
+	}
+	u, err := url.Parse(store)
+	if err != nil {
+		return store
+	}
+	if _, has := u.User.Password(); has {
+		return store
+	}
+	env, err := url.Parse(os.Getenv("FIBE_STATE_STORE"))
+	if err != nil || env.User == nil {
+		return store
+	}
+	pw, has := env.User.Password()
+	if !has || !strings.EqualFold(env.Scheme, u.Scheme) || !strings.EqualFold(env.Host, u.Host) ||
+		strings.Trim(env.Path, "/") != strings.Trim(u.Path, "/") {
+		return store
+	}
+	user := env.User.Username()
+	if u.User != nil {
+		user = u.User.Username()
+	}
+	u.User = url.UserPassword(user, pw)
+	return u.String()
 }

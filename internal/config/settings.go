@@ -127,6 +127,20 @@ var Settings = []Setting{
 	{Key: "mcp_token", Flag: "token", Env: "FIBE_MCP_TOKEN", Scope: "mcp serve", Secret: true,
 		Help:  "Bearer token HTTP clients of fibe mcp serve must send (default: a random one, printed)",
 		parse: secretText},
+	{Key: "mcp_allow_origins", Flag: "allow-origin", Env: "FIBE_MCP_ALLOW_ORIGINS", Scope: "mcp serve", Kind: KindList,
+		Help: "Browser origins fibe mcp serve --http accepts besides its own, comma-separated (e.g. http://localhost:3000)"},
+	{Key: "mcp_call_budget", Flag: "call-budget", Env: "FIBE_MCP_CALL_BUDGET", File: true, Scope: "mcp serve",
+		Kind: KindDuration, Default: "50s",
+		Help:  "How long a waiting MCP tool call may wait before it answers with a hand-off handle (0: no budget; at most 30m)",
+		check: durationBetween(0, 30*time.Minute)},
+	{Key: "mcp_tools", Flag: "tools", Env: "FIBE_MCP_TOOLS", File: true, Scope: "mcp serve", Default: "core",
+		Help: "The MCP tool set: core (the tools of docs/mcp-tools.md) or full (a tool per verb of every resource)",
+		parse: textParser(func(s string) (string, error) {
+			if s != "core" && s != "full" {
+				return "", fmt.Errorf("want core or full, not %q", s)
+			}
+			return s, nil
+		})},
 	{Key: "local_speed", Env: "FIBE_LOCAL_SPEED", Kind: KindFloat, Default: "1",
 		Help: "Speed factor of the --api-url local emulator's simulated durations", check: positive},
 	{Key: "local_seed", Env: "FIBE_LOCAL_SEED", Kind: KindInt, Default: "0",

@@ -344,3 +344,21 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// A state store URL without a password (as fibe mcp install writes it)
+// takes the password of FIBE_STATE_STORE when that names the same store,
+// and only then.
+func TestStateStorePasswordFromTheEnvironment(t *testing.T) {
+	for _, c := range []struct{ flag, env, want string }{
+		{"redis://fleet@db.internal:6390/0", "redis://fleet:pw-1@db.internal:6390/0", "redis://fleet:pw-1@db.internal:6390/0"},
+		{"redis://db.internal:6390/0", "redis://:pw-1@db.internal:6390/0", "redis://:pw-1@db.internal:6390/0"},
+		{"redis://fleet@db.internal:6390/0", "redis://fleet:pw-1@other:6390/0", "redis://fleet@db.internal:6390/0"},
+		{"redis://fleet@db.internal:6390/1", "redis://fleet:pw-1@db.internal:6390/0", "redis://fleet@db.internal:6390/1"},
+		{"redis://fleet:own@db.internal:6390/0", "redis://fleet:pw-1@db.internal:6390/0", "redis://fleet:own@db.internal:6390/0"},
+	} {
+		t.Setenv("FIBE_STATE_STORE", c.env)
+		if got := withEnvPassword(c.flag, "flag --state-store"); got != c.want {
+			t.Errorf("flag %s, env %s: %s, want %s", c.flag, c.env, got, c.want)
+		}
+	}
+}

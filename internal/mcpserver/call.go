@@ -24,9 +24,14 @@ type call struct {
 	// resp is the metadata of the call's mutation, for the replay flag.
 	resp *client.Response
 
+	// budgeted: the call's wait was cut to its call budget, so an
+	// ASYNC_TIMEOUT is the budget's end (a hand-off), not an error.
+	budgeted bool
+
 	mu       sync.Mutex // serialises progress notifications
 	label    string     // "rolling out preview-42"
 	progress float64
+	lastNote time.Time // when the last progress notification went out
 	token    any
 	stops    []func()
 }
@@ -35,6 +40,10 @@ func newCall(ctx context.Context, cfg *Config, t *Tool, req *mcp.CallToolRequest
 	c := &call{ctx: ctx, cfg: cfg, tool: t, req: req, args: args}
 	if req.Params != nil {
 		c.token = req.Params.GetProgressToken()
+	}
+	if c.token != nil && req.Session != nil {
+		c.lastNote = time.Now()
+		c.stops = append(c.stops, c.heartbeat())
 	}
 	return c
 }
@@ -50,6 +59,12 @@ type (
 	keyed     interface{ key() string }
 	confirmed interface{ confirmed() bool }
 	validated interface{ validate() error }
+	// asking inputs name what confirming them means ("Delete playground
+	// preview-42?"), for the elicitation form.
+	asking interface{ question() string }
+	// gating inputs decide themselves whether they need a confirmation
+	// (fibe_api: a request that may change something).
+	gating interface{ gated() bool }
 )
 
 func (m mutationArgs) key() string    { return m.IdempotencyKey }
@@ -67,12 +82,101 @@ func (c *call) prepare(in any) error {
 			return err
 		}
 	}
-	if c.tool.Gated && !c.cfg.Yes {
-		if cf, ok := in.(confirmed); !ok || !cf.confirmed() {
-			return invalidArgument("confirm", "%s takes something down: call it again with \"confirm\": true if that is what you mean", c.tool.Name)
+	gated := c.tool.Gated
+	if g, ok := in.(gating); ok {
+		gated = g.gated()
+	}
+	if gated && !c.cfg.Yes {
+		if cf, ok := in.(confirmed); ok && cf.confirmed() {
+			return nil
 		}
+		question := c.tool.Title + "?"
+		if a, ok := in.(asking); ok {
+			question = a.question()
+		}
+		answer, answered := c.userAnswer()
+		if !answered && c.canAsk() {
+			if c.askInline() {
+				answer, answered = c.elicit(question), true
+			} else {
+				return &askUser{question: question}
+			}
+		}
+		if answered && answer {
+			return nil
+		}
+		return invalidArgument("confirm", "%s: %s Not confirmed: call it again with \"confirm\": true if that is what you mean",
+			c.tool.Name, question)
 	}
 	return nil
+}
+
+// askUser is the answer of a call that needs the user's confirmation first:
+// an elicitation form (one boolean field). The SDK asks the client and
+// calls the tool again with the answer (userAnswer).
+type askUser struct{ question string }
+
+func (a *askUser) Error() string { return "needs the user's confirmation: " + a.question }
+
+const confirmInput = "confirm"
+
+func (a *askUser) result() *mcp.CallToolResult {
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{confirmInput: a.params()}}
+}
+
+func (a *askUser) params() *mcp.ElicitParams {
+	return &mcp.ElicitParams{Mode: "form", Message: a.question, RequestedSchema: map[string]any{
+		"type": "object", "required": []string{"confirm"},
+		"properties": map[string]any{"confirm": map[string]any{"type": "boolean", "title": "Confirm", "description": a.question}},
+	}}
+}
+
+// askInline reports whether the client speaks a protocol revision older
+// than multi round-trip requests (2026-07-28), where the server sends
+// elicitation/create itself while the call runs.
+func (c *call) askInline() bool {
+	ip := c.req.Session.InitializeParams()
+	return ip.ProtocolVersion < "2026-07-28"
+}
+
+// elicit asks the user directly; an error (an answer that does not fit the
+// form, a client that went away) is a decline.
+func (c *call) elicit(question string) bool {
+	res, err := c.req.Session.Elicit(c.ctx, (&askUser{question: question}).params())
+	if err != nil || res == nil || res.Action != "accept" {
+		return false
+	}
+	v, ok := res.Content["confirm"].(bool)
+	return ok && v
+}
+
+// canAsk reports whether the client declared the elicitation capability.
+func (c *call) canAsk() bool {
+	ss := c.req.Session
+	if ss == nil {
+		return false
+	}
+	ip := ss.InitializeParams()
+	return ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil
+}
+
+// userAnswer is the user's answer to the confirmation form, when the call
+// carries one: only an accepted true confirms; a decline, a cancel, false
+// or an answer that is not a boolean does not.
+func (c *call) userAnswer() (yes, answered bool) {
+	if c.req.Params == nil || c.req.Params.InputResponses == nil {
+		return false, false
+	}
+	r, ok := c.req.Params.InputResponses[confirmInput]
+	if !ok {
+		return false, false
+	}
+	res, ok := r.(*mcp.ElicitResult)
+	if !ok || res.Action != "accept" {
+		return false, true
+	}
+	v, ok := res.Content["confirm"].(bool)
+	return ok && v, true
 }
 
 // client builds the client of this call; its events become progress
@@ -126,6 +230,7 @@ func (c *call) notify(what string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.progress++
+	c.lastNote = time.Now()
 	msg := what
 	if c.label != "" {
 		msg = c.label + " · " + what

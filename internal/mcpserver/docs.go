@@ -15,14 +15,13 @@ func docsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# MCP tools\n\n")
 	b.WriteString("<!-- Generated from the registered tools by `go test ./internal/mcpserver -run TestToolDocs -update`; do not edit. -->\n\n")
-	b.WriteString("`fibe mcp serve` offers these tools. Durations are in seconds. Every tool's input and output\n")
-	b.WriteString("schemas are in `tools/list`; successes are exactly what `--json` prints for the same command,\n")
-	b.WriteString("failures are `isError` results holding `{\"error\": {code, message, status, request_id, details,\n")
-	b.WriteString("retryable, idempotency_key, resume}}`.\n\n")
+	b.WriteString(resultsIntro)
 	b.WriteString(summary())
+	b.WriteString(longWork)
 	for _, t := range Tools() {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, t.Description)
 		fmt.Fprintf(&b, "Hints: %s.\n\n", strings.Join(hints(t), ", "))
+		fmt.Fprintf(&b, "Result (`structuredContent`): %s.\n\n", resultShape(t.Output))
 		props := t.Input.Properties
 		if len(props) == 0 {
 			b.WriteString("No arguments.\n")
@@ -55,6 +54,73 @@ func docsMarkdown() string {
 	return b.String()
 }
 
+const resultsIntro = "`fibe mcp serve` offers these tools. Durations are in seconds. Every tool's input and output\n" +
+	"schemas are in `tools/list`.\n\n" +
+	"## Results\n\n" +
+	"- The text content of a success is exactly what `--json` prints for the same command.\n" +
+	"- `structuredContent` is always a JSON object and every output schema is an object schema (`\"type\": \"object\"`),\n" +
+	"  as the MCP specification requires and its clients enforce. A list is wrapped as\n" +
+	"  `{\"items\": [...], \"page\", \"per_page\", \"total\"}` with the paging facts the API gave (`total` alone with\n" +
+	"  `all`); `fibe_api` keeps an object answer as it is (the API's own envelope), wraps an array as `{\"items\": [...]}`\n" +
+	"  and any other JSON value as `{\"value\": ...}`; an answer that is not JSON is `{status, content_type, text}`.\n" +
+	"- A tool that can wait answers, instead of its result, the 202 handle `{request_id, status, status_url}` with\n" +
+	"  `\"wait\": false`, or the hand-off handle `{status: \"pending\", handed_off: true, ..., resume}` when the call's\n" +
+	"  budget ends first (see \"Long work\" below).\n" +
+	"- A replayed mutation carries `\"_meta\": {\"idempotent_replayed\": true}`.\n" +
+	"- A failure is an `isError` result holding `{\"error\": {code, message, status, request_id, details, retryable,\n" +
+	"  idempotency_key, resume}}`; `resume`, when set, is the tool call that continues.\n\n" +
+	"## Tools\n\n"
+
+const longWork = `
+## Long work
+
+MCP clients give up on a call after their own timeout (60 s in some desktop clients) and drop the
+answer that comes later, so a call that waits answers before that:
+
+- **Call budget.** Every tool that waits takes ` + "`call_budget`" + ` (seconds, 0 = none; default the server's
+  ` + "`--call-budget`" + `, setting ` + "`mcp_call_budget`" + `, 50 s). When it is shorter than the wait's timeout and the
+  work is still pending at its end, the call answers a success, the hand-off handle
+  ` + "`{\"status\": \"pending\", \"handed_off\": true, \"request_id\"?, \"status_url\"?, \"playground\"?, \"idempotency_key\", \"waiting_for\", \"resume\"}`" + `,
+  and stops polling; the platform goes on. ` + "`resume`" + ` is ` + "`fibe_ops_wait`" + ` with the ` + "`request_id`" + ` of a pending
+  operation, or ` + "`fibe_playgrounds_wait`" + ` with the playground and the state awaited (a create waiting until
+  ` + "`running`" + `). When the budget is not shorter than ` + "`wait_timeout`" + `, the wait ends as before, with ` + "`ASYNC_TIMEOUT`" + `.
+  A handed-off mutation keeps its outcome-journal entry (docs/contract.md §10), so calling the same tool
+  again with the same arguments (within the journal window) resumes the same operation; it never starts a second one.
+- **Heartbeat.** A call that carries a ` + "`progressToken`" + ` gets a progress notification at least every 10 s,
+  even when nothing changed.
+- **Confirmation.** A destructive tool (` + "`_delete`" + `, ` + "`_stop`" + `), and a ` + "`fibe_api`" + ` request that may change something
+  (any method but GET, except the POSTs that only read or test: a status refresh, a logs snapshot, a
+  connection test), called without ` + "`\"confirm\": true`" + ` asks the user with a form (` + "`elicitation/create`" + `, one boolean
+  field, e.g. "Delete playground preview-42?") when the client declared the ` + "`elicitation`" + ` capability. Only an
+  accepted true runs it; a decline, a cancel, false or an answer that is not a boolean is the same
+  ` + "`INVALID_ARGUMENT`" + ` (field ` + "`confirm`" + `) as a missing ` + "`confirm`" + `, and nothing is sent. Clients without the capability
+  pass ` + "`confirm`" + `. ` + "`fibe mcp serve --yes`" + ` skips both.
+- **Tool sets.** ` + "`--tools core|full`" + ` (setting ` + "`mcp_tools`" + `): ` + "`core`" + ` is the tools below; ` + "`full`" + ` adds the tools of
+  every further resource the server serves (today there are none beyond these, so both list the same
+  tools). Tools and their schemas are built on the first ` + "`tools/list`" + ` or ` + "`tools/call`" + `, not at startup.
+`
+
+// resultShape names the top-level fields of an output schema, and each
+// alternative of one that has several.
+func resultShape(s *jsonschema.Schema) string {
+	if len(s.AnyOf) > 0 {
+		alts := make([]string, len(s.AnyOf))
+		for i, a := range s.AnyOf {
+			alts[i] = resultShape(a)
+		}
+		return strings.Join(alts, ", or ")
+	}
+	if len(s.Properties) == 0 {
+		return "any JSON object"
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, "`"+n+"`")
+	}
+	sort.Strings(names)
+	return "{" + strings.Join(names, ", ") + "}"
+}
+
 // Summary is the table of tool names and what they do (README).
 func summary() string {
 	var b strings.Builder
@@ -74,8 +140,10 @@ func hints(t *Tool) []string {
 	switch {
 	case t.ReadOnly:
 		h = append(h, "read-only")
+	case t.Destructive && t.Gated:
+		h = append(h, "destructive (asks the user, or needs `confirm: true`)")
 	case t.Destructive:
-		h = append(h, "destructive (needs `confirm: true`)")
+		h = append(h, "destructive")
 	default:
 		h = append(h, "mutating")
 	}

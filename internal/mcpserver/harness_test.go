@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +32,14 @@ type world struct {
 	progress   map[any][]*mcp.ProgressNotificationParams
 
 	callsDone chan string // the server's tools/call handlers, as they return
+
+	skew atomic.Int64 // added to the emulator's clock (advance)
+	cfg  Config       // the server's, to build another one over another transport
 }
+
+// advance moves the emulator's clock: simulated work started earlier is
+// that much further along.
+func (w *world) advance(d time.Duration) { w.skew.Add(int64(d)) }
 
 // requestLog records every API request the emulator received.
 type requestLog struct {
@@ -69,15 +78,26 @@ type worldOpt func(*Config, *client.Options)
 
 func newWorld(t *testing.T, lcfg localapi.Config, opts ...worldOpt) *world {
 	t.Helper()
+	return newWorldClient(t, lcfg, nil, opts...)
+}
+
+// newWorldClient is newWorld with the MCP client's own options (handlers
+// of elicitation, resource updates); progress is always recorded.
+func newWorldClient(t *testing.T, lcfg localapi.Config, copts *mcp.ClientOptions, opts ...worldOpt) *world {
+	t.Helper()
 	if lcfg.Speed == 0 {
 		lcfg.Speed = 100
+	}
+	w := &world{t: t, reqs: &requestLog{}, progress: map[any][]*mcp.ProgressNotificationParams{}, callsDone: make(chan string, 100)}
+	if lcfg.Now == nil {
+		lcfg.Now = func() time.Time { return time.Now().Add(time.Duration(w.skew.Load())) }
 	}
 	emu, err := localapi.New(lcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(emu.Close)
-	w := &world{t: t, emu: emu, reqs: &requestLog{}, progress: map[any][]*mcp.ProgressNotificationParams{}, callsDone: make(chan string, 100)}
+	w.emu = emu
 	h := emu.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") {
@@ -107,6 +127,7 @@ func newWorld(t *testing.T, lcfg localapi.Config, opts ...worldOpt) *world {
 		o.OnEvent = onEvent
 		return client.New(o)
 	}
+	w.cfg = cfg
 	server := New(cfg)
 	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -124,13 +145,15 @@ func newWorld(t *testing.T, lcfg localapi.Config, opts ...worldOpt) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			w.progressMu.Lock()
-			defer w.progressMu.Unlock()
-			w.progress[r.Params.ProgressToken] = append(w.progress[r.Params.ProgressToken], r.Params)
-		},
-	})
+	if copts == nil {
+		copts = &mcp.ClientOptions{}
+	}
+	copts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		w.progressMu.Lock()
+		defer w.progressMu.Unlock()
+		w.progress[r.Params.ProgressToken] = append(w.progress[r.Params.ProgressToken], r.Params)
+	}
+	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts)
 	cs, err := cl.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +187,7 @@ func (w *world) ok(name string, args map[string]any, out any) *mcp.CallToolResul
 		w.t.Fatalf("%s: tool error: %s", name, text(res))
 	}
 	checkOutput(w.t, name, res.StructuredContent)
+	checkText(w.t, name, res)
 	if out != nil {
 		decode(w.t, res.StructuredContent, out)
 	}
@@ -191,6 +215,30 @@ func checkOutput(t *testing.T, name string, content any) {
 	t.Fatalf("no tool %s", name)
 }
 
+// checkText checks the text content is the structured content, or for a
+// list (or any result that is not an object) the value it wraps: what
+// --json prints.
+func checkText(t *testing.T, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	var structured map[string]any
+	decode(t, res.StructuredContent, &structured)
+	var txt any
+	if err := json.Unmarshal([]byte(text(res)), &txt); err != nil {
+		t.Fatalf("%s: text content is not JSON: %v\n%s", name, err, text(res))
+	}
+	want := any(structured)
+	if items, ok := structured["items"]; ok {
+		if _, isList := txt.([]any); isList {
+			want = items
+		}
+	} else if v, ok := structured["value"]; ok && len(structured) == 1 {
+		want = v
+	}
+	if !reflect.DeepEqual(txt, want) {
+		t.Fatalf("%s: text content %v is not the structured content %v", name, txt, want)
+	}
+}
+
 // fail calls a tool that must fail and returns its error body.
 func (w *world) fail(name string, args map[string]any) map[string]any {
 	w.t.Helper()
@@ -204,6 +252,20 @@ func (w *world) fail(name string, args map[string]any) map[string]any {
 	decode(w.t, res.StructuredContent, &doc)
 	if doc.Error == nil {
 		w.t.Fatalf("%s: no error document: %s", name, text(res))
+	}
+	// Clients validate a failure's structuredContent too.
+	for _, tool := range Tools() {
+		if tool.Name == name {
+			resolved, err := orError(tool.Output).Resolve(nil)
+			if err != nil {
+				w.t.Fatal(err)
+			}
+			var any_ any
+			decode(w.t, res.StructuredContent, &any_)
+			if err := resolved.Validate(any_); err != nil {
+				w.t.Fatalf("%s: error document does not match the output schema: %v", name, err)
+			}
+		}
 	}
 	return doc.Error
 }

@@ -19,12 +19,16 @@ type HTTPOptions struct {
 	// AllowRemote accepts any Host header (the listener may be on a
 	// non-loopback address); Origin is still checked.
 	AllowRemote bool
+	// Origins are browser origins allowed besides the server's own
+	// (--allow-origin), e.g. "http://localhost:3000".
+	Origins []string
 }
 
 // HTTPHandler serves s over streamable HTTP behind three checks: the Host
 // header names a loopback host (DNS rebinding) unless AllowRemote, an
-// Origin header, when present, is a loopback origin or the Host itself, and
-// the Authorization header carries the bearer token.
+// Origin header, when present, is the server's own origin or one of
+// o.Origins, and the Authorization header carries the bearer token (the
+// scheme's case does not matter, RFC 9110).
 func HTTPHandler(s *mcp.Server, o HTTPOptions) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		// The checks below replace the SDK's own Host check, so that
@@ -33,18 +37,19 @@ func HTTPHandler(s *mcp.Server, o HTTPOptions) http.Handler {
 		// A client that hangs up stops its call (newer protocol revisions).
 		PropagateRequestCancellation: true,
 	})
-	want := []byte("Bearer " + o.Token)
+	want := []byte(o.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !o.AllowRemote && !LoopbackHost(hostOnly(r.Host)) {
 			http.Error(w, "forbidden: Host is not a loopback name", http.StatusForbidden)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, r.Host) {
+		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, r.Host, o.Origins) {
 			http.Error(w, "forbidden: foreign Origin", http.StatusForbidden)
 			return
 		}
-		got := []byte(r.Header.Get("Authorization"))
-		if o.Token == "" || subtle.ConstantTimeCompare(got, want) != 1 {
+		scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		got := []byte(strings.TrimSpace(token))
+		if o.Token == "" || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="fibe"`)
 			http.Error(w, "unauthorized: missing or wrong bearer token", http.StatusUnauthorized)
 			return
@@ -62,10 +67,12 @@ func NewToken() (string, error) {
 	return "fibe_mcp_" + hex.EncodeToString(b), nil
 }
 
-// LoopbackHost reports whether host (no port) is localhost or a loopback IP.
+// LoopbackHost reports whether host (no port) is "localhost" or a literal
+// loopback IP. It never resolves a name: "evil.localhost" or a name whose
+// DNS says 127.0.0.1 is not loopback here, since what a name resolves to
+// can change between this check and the listen.
 func LoopbackHost(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
@@ -79,10 +86,21 @@ func hostOnly(hostport string) string {
 	return hostport
 }
 
-func allowedOrigin(origin, host string) bool {
+// allowedOrigin: the server's own origin (the Host the request came to, or
+// a loopback name on the same port), or one the user named.
+func allowedOrigin(origin, host string, extra []string) bool {
+	for _, o := range extra {
+		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
 	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+	if err != nil || u.Host == "" || u.Scheme != "http" {
 		return false
 	}
-	return LoopbackHost(u.Hostname()) || strings.EqualFold(u.Host, host)
+	if strings.EqualFold(u.Host, host) {
+		return true
+	}
+	_, hostPort, err := net.SplitHostPort(host)
+	return err == nil && LoopbackHost(hostOnly(host)) && LoopbackHost(u.Hostname()) && u.Port() == hostPort
 }

@@ -15,25 +15,52 @@ import (
 // CodeInvalidArgument is the code of a value the input schema cannot judge.
 const CodeInvalidArgument = "INVALID_ARGUMENT"
 
-// successResult is what `--json` prints for the same command, as the
-// structured content and, indented, as the text content.
+// textual is a result whose text content is not its structured content:
+// a list, wrapped as an object for structuredContent, prints as the bare
+// list --json prints.
+type textual interface{ jsonText() any }
+
+// successResult is what `--json` prints for the same command, indented, as
+// the text content, and as the structured content an object, as MCP
+// requires: a list becomes {"items": [...]} with the paging facts, any
+// other value that is not an object {"value": ...} (docs/mcp-tools.md).
 func successResult(c *call, out any) (*mcp.CallToolResult, error) {
-	compact, err := marshal(out)
+	structured, err := marshal(out)
 	if err != nil {
 		return nil, err
 	}
+	compact := structured
+	if t, ok := out.(textual); ok {
+		if compact, err = marshal(t.jsonText()); err != nil {
+			return nil, err
+		}
+	}
+	structured = asObject(structured)
 	var text bytes.Buffer
 	if err := json.Indent(&text, compact, "", "  "); err != nil {
 		return nil, err
 	}
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text.String()}},
-		StructuredContent: json.RawMessage(compact),
+		StructuredContent: json.RawMessage(structured),
 	}
 	if c.resp != nil && c.resp.Replayed {
 		res.Meta = mcp.Meta{"idempotent_replayed": true}
 	}
 	return res, nil
+}
+
+// asObject wraps compact JSON that is not an object: an array as
+// {"items": [...]}, anything else as {"value": ...}.
+func asObject(compact []byte) []byte {
+	switch {
+	case len(compact) > 0 && compact[0] == '{':
+		return compact
+	case len(compact) > 0 && compact[0] == '[':
+		return append(append([]byte(`{"items":`), compact...), '}')
+	default:
+		return append(append([]byte(`{"value":`), compact...), '}')
+	}
 }
 
 // marshal encodes like the CLI's --json: no HTML escaping.

@@ -13,8 +13,11 @@
 package mcpserver
 
 import (
+	"context"
 	"io"
 	"log/slog"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -38,6 +41,14 @@ type Config struct {
 	StreamClient func() (c *client.Client, stop func(), err error)
 	// Yes lifts the confirmation gate of destructive tools (serve --yes).
 	Yes bool
+	// CallBudget is how long a waiting call may wait before it answers
+	// with a hand-off handle (0: no budget). A call's call_budget wins.
+	CallBudget time.Duration
+	// Heartbeat is the longest a waiting call that asked for progress
+	// stays silent (default DefaultHeartbeat).
+	Heartbeat time.Duration
+	// Tools is the tool set: "core" (default) or "full" (ToolSet).
+	Tools string
 	// Log receives the server's own log lines (stderr), or nil.
 	Log io.Writer
 }
@@ -56,14 +67,30 @@ func New(cfg Config) *mcp.Server {
 		opts.Logger = slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Fibe", Version: build.Version}, opts)
-	for _, t := range Tools() {
-		s.AddTool(t.mcpTool(), t.handler(&cfg))
+	// The tools and their schemas are built when a client first asks for
+	// them, not at startup: answering initialize stays fast.
+	var once sync.Once
+	register := func() {
+		once.Do(func() {
+			for _, t := range ToolSet(cfg.Tools) {
+				s.AddTool(t.mcpTool(), t.handler(&cfg))
+			}
+		})
 	}
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" || method == "tools/call" {
+				register()
+			}
+			return next(ctx, method, req)
+		}
+	})
 	return s
 }
 
 const instructions = `Tools to manage Fibe playgrounds (preview environments) and the marquees (Docker hosts) they run on.
 Every mutating tool sends one idempotency key per call; pass "idempotency_key" to make a retried call replay instead of repeating.
 Async operations are waited for unless "wait": false, which returns a handle {"request_id","status","status_url"} to pass to fibe_ops_wait.
+A call still waiting at the end of its call budget answers {"status":"pending","handed_off":true,...,"resume"}: call resume's tool to go on.
 Failures are results with isError: branch on structuredContent.error.code; error.resume, when set, is the exact tool call that resumes.
-Destructive tools (_delete, _stop) need "confirm": true.`
+Destructive tools (_delete, _stop) and fibe_api requests that change something ask the user, or need "confirm": true.`

@@ -34,6 +34,25 @@ func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" || tool.Annotations == nil {
 			t.Fatalf("%s: missing schema, description or annotations: %+v", want.Name, tool)
 		}
+		// MCP: an output schema is an object schema whose properties are
+		// objects (never true, an array or a union with null).
+		var out map[string]any
+		decode(t, tool.OutputSchema, &out)
+		if out["type"] != "object" {
+			t.Errorf("%s: output schema type %v", want.Name, out["type"])
+		}
+		branches := []any{out}
+		if alts, ok := out["anyOf"].([]any); ok {
+			branches = append(branches, alts...)
+		}
+		for _, b := range branches {
+			props, _ := b.(map[string]any)["properties"].(map[string]any)
+			for name, p := range props {
+				if _, ok := p.(map[string]any); !ok {
+					t.Errorf("%s: output property %s is %v, not a schema object", want.Name, name, p)
+				}
+			}
+		}
 		a := tool.Annotations
 		destructive := strings.HasSuffix(tool.Name, "_delete") || strings.HasSuffix(tool.Name, "_stop") || strings.HasSuffix(tool.Name, "_exec") || tool.Name == "fibe_api"
 		if *a.DestructiveHint != destructive {
@@ -161,10 +180,20 @@ func TestDeadMarqueeOpensTheBreakerAndStopsSending(t *testing.T) {
 	if e["code"] != client.CodeCircuitOpen || w.reqs.count("", "/api/playgrounds/dead-1")-before != 5 {
 		t.Fatalf("an open breaker sent a request: %v", e)
 	}
-	var list []client.BreakerStatus
+	var list struct{ Items []client.BreakerStatus }
 	w.ok("fibe_breaker_status", nil, &list)
-	if len(list) == 0 || list[0].Resource != "marquee/prod-eu" || list[0].State != "open" {
+	if len(list.Items) == 0 || list.Items[0].Resource != "marquee/prod-eu" || list.Items[0].State != "open" {
 		t.Fatalf("breakers %+v", list)
+	}
+	// resource picks one breaker; one that never tripped is closed.
+	var one struct{ Items []client.BreakerStatus }
+	w.ok("fibe_breaker_status", map[string]any{"resource": "marquee/prod-eu"}, &one)
+	if len(one.Items) != 1 || one.Items[0].State != "open" {
+		t.Fatalf("breaker marquee/prod-eu: %+v", one)
+	}
+	w.ok("fibe_breaker_status", map[string]any{"resource": "marquee/elsewhere"}, &one)
+	if len(one.Items) != 1 || one.Items[0].Resource != "marquee/elsewhere" || one.Items[0].State != "closed" {
+		t.Fatalf("breaker marquee/elsewhere: %+v", one)
 	}
 	w.ok("fibe_breaker_reset", map[string]any{"resource": "marquee/prod-eu"}, nil)
 }
@@ -314,9 +343,12 @@ func TestConcurrentCallsDoNotWaitOnEachOther(t *testing.T) {
 		_, _ = w.cs.CallTool(ctx, &mcp.CallToolParams{Name: "fibe_playgrounds_wait", Arguments: map[string]any{"playground": "slow-2", "for": "stopped"}})
 	}()
 	waitFor(t, 10*time.Second, func() bool { return w.reqs.count("GET", "/api/playgrounds/slow-2/status") > 0 })
-	var list []client.Playground
+	var list struct {
+		Items                []client.Playground
+		Page, PerPage, Total int
+	}
 	w.ok("fibe_playgrounds_list", nil, &list)
-	if len(list) != 1 {
+	if len(list.Items) != 1 || list.Page != 1 || list.Total != 1 {
 		t.Fatalf("list %+v", list)
 	}
 }
@@ -385,7 +417,9 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 		m, _ := out.(map[string]any)
 		return m
 	}
-	ok("fibe_whoami", nil)
+	if me := ok("fibe_whoami", nil); me["username"] != "local-dev" || !hasKey(me, "avatar_url") {
+		t.Fatalf("fibe_whoami = %v, want every field of GET /api/me, avatar_url too", me)
+	}
 	ok("fibe_playgrounds_create", map[string]any{"name": "tour", "playspec": "web", "marquee": "local", "env": map[string]any{"A": "1"}})
 	ok("fibe_playgrounds_list", map[string]any{"all": true})
 	ok("fibe_playgrounds_get", map[string]any{"playground": "tour"})
@@ -406,12 +440,12 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	}
 	// fibe_api: a read, a mutation through the same contract, and the
 	// platform's 404 for what the API does not serve.
-	var specs []map[string]any
+	var specs struct{ Items []map[string]any }
 	w.ok("fibe_api", map[string]any{"path": "playspecs", "paginate": true}, &specs)
-	if len(specs) == 0 || specs[0]["name"] == nil {
+	if len(specs.Items) == 0 || specs.Items[0]["name"] == nil {
 		t.Fatalf("fibe_api playspecs = %v", specs)
 	}
-	if got := ok("fibe_api", map[string]any{"method": "POST", "path": "/api/playgrounds/tour/expiration"}); got["expires_at"] == nil {
+	if got := ok("fibe_api", map[string]any{"method": "POST", "path": "/api/playgrounds/tour/expiration", "confirm": true}); got["expires_at"] == nil {
 		t.Fatalf("fibe_api extend = %v, want the new expiry", got)
 	}
 	if e := w.fail("fibe_api", map[string]any{"path": "agents"}); e["code"] != "RESOURCE_NOT_FOUND" {
@@ -538,4 +572,9 @@ func TestRetriesAreReportedAsProgress(t *testing.T) {
 		}
 		return false
 	})
+}
+
+func hasKey(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
 }

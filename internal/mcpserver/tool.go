@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -43,6 +44,10 @@ type (
 	waitArgs struct {
 		Wait        *bool `json:"wait,omitempty" jsonschema:"Wait for the async operation to finish (default true). With false the result is the handle {request_id, status, status_url}; resume with fibe_ops_wait."`
 		WaitTimeout int   `json:"wait_timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800). On timeout the error is ASYNC_TIMEOUT and its resume names fibe_ops_wait."`
+		budgetArgs
+	}
+	budgetArgs struct {
+		CallBudget *int `json:"call_budget,omitempty" jsonschema:"Seconds this call may wait before it answers with a hand-off handle {status: pending, handed_off: true, resume} instead (0: no budget; default: the server's, 50). Only applies when shorter than the wait's timeout."`
 	}
 	confirmArgs struct {
 		Confirm bool `json:"confirm,omitempty" jsonschema:"Must be true: this tool takes something down."`
@@ -110,6 +115,10 @@ func commonRanges(s *jsonschema.Schema) {
 		p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
 		p.Default = json.RawMessage(`300`)
 	}
+	if p := s.Properties["call_budget"]; p != nil {
+		p.Types, p.Type = nil, "integer"
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(maxWaitSecs))
+	}
 	if p := s.Properties["wait"]; p != nil {
 		p.Types, p.Type = nil, "boolean"
 		p.Default = json.RawMessage(`true`)
@@ -139,10 +148,39 @@ func (t *Tool) mcpTool() *mcp.Tool {
 	}
 	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Annotations: a, InputSchema: t.Input}
 	if t.Output != nil {
-		mt.OutputSchema = t.Output
+		mt.OutputSchema = orError(t.Output)
 	}
 	return mt
 }
+
+// orError is the output schema a client sees: the success's, or the error
+// document. MCP clients validate the structuredContent of failures too, so
+// the schema admits {"error": {...}}; it stays an object schema at the top.
+func orError(s *jsonschema.Schema) *jsonschema.Schema {
+	if s.Type == "object" && len(s.AnyOf) > 0 && len(s.Properties) == 0 {
+		out := *s
+		out.AnyOf = append(append([]*jsonschema.Schema(nil), s.AnyOf...), errorSchema())
+		return &out
+	}
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{s, errorSchema()}}
+}
+
+// errorSchema is the error document of a failed call (docs/errors.md).
+var errorSchema = sync.OnceValue(func() *jsonschema.Schema {
+	str := func(d string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: d} }
+	return &jsonschema.Schema{Type: "object", Required: []string{"error"}, Properties: map[string]*jsonschema.Schema{
+		"error": {Type: "object", Required: []string{"code", "message"}, Properties: map[string]*jsonschema.Schema{
+			"code":            str("The error code, e.g. RESOURCE_NOT_FOUND (docs/errors.md)"),
+			"message":         str("What went wrong"),
+			"status":          {Types: []string{"integer", "null"}, Description: "The HTTP status, if an answer came"},
+			"request_id":      {Types: []string{"string", "null"}, Description: "The API's request id"},
+			"details":         {Description: "The API's details, or {\"field\"} for INVALID_ARGUMENT"},
+			"retryable":       {Type: "boolean"},
+			"idempotency_key": {Types: []string{"string", "null"}},
+			"resume":          {Types: []string{"object", "null"}, Description: "The tool call that continues: {tool, arguments}"},
+		}},
+	}}
+})
 
 // invalidParams is the protocol error of a call the schema rejects.
 func invalidParams(format string, args ...any) error {
@@ -171,6 +209,12 @@ func (t *Tool) handler(cfg *Config) mcp.ToolHandler {
 		out, err := t.run(ctx, c, raw)
 		if rpcErr, ok := err.(*jsonrpc.Error); ok {
 			return nil, rpcErr
+		}
+		if ask, ok := err.(*askUser); ok {
+			return ask.result(), nil
+		}
+		if c.budgeted && client.IsAsyncTimeout(err) {
+			out, err = c.handoff(err), nil // the budget ended first: the work goes on
 		}
 		if err != nil {
 			return errorResult(c, err), nil
@@ -206,14 +250,24 @@ func (m mutationArgs) options() client.MutationOptions {
 	return client.MutationOptions{IdempotencyKey: m.IdempotencyKey}
 }
 
-// options returns the wait options of a call.
-func (w waitArgs) options() client.WaitOptions {
+// options returns the wait options of a call. A call budget shorter than
+// the wait's timeout becomes the timeout, and the call remembers that an
+// ASYNC_TIMEOUT is then its budget's end: a hand-off, not an error.
+func (w waitArgs) options(c *call) client.WaitOptions {
 	wo := client.WaitOptions{Timeout: defaultWait}
 	if w.WaitTimeout > 0 {
 		wo.Timeout = time.Duration(w.WaitTimeout) * time.Second
 	}
 	if w.Wait != nil && !*w.Wait {
 		wo.NoWait = true
+	}
+	budget := c.cfg.CallBudget
+	if w.CallBudget != nil {
+		budget = time.Duration(*w.CallBudget) * time.Second
+	}
+	if !wo.NoWait && budget > 0 && budget < wo.Timeout {
+		wo.Timeout = budget
+		c.budgeted = true
 	}
 	return wo
 }

@@ -1,24 +1,49 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"net/url"
-	"os"
-	"strconv"
 	"sync"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/stream"
 )
 
-// Tools returns the registered tools in a stable order. fibe_playgrounds_exec
-// and fibe_api join this list as a few lines each once the terminal channel
-// and the client's generic request exist.
+// The tool sets of --tools (setting mcp_tools).
+const (
+	ToolsCore = "core"
+	ToolsFull = "full"
+)
+
+// coreTools are the tools docs/mcp-tools.md names: the core set.
+var coreTools = map[string]bool{
+	"fibe_playgrounds_list": true, "fibe_playgrounds_get": true, "fibe_playgrounds_create": true,
+	"fibe_playgrounds_update": true, "fibe_playgrounds_delete": true, "fibe_playgrounds_action": true,
+	"fibe_playgrounds_stop": true, "fibe_playgrounds_exec": true, "fibe_playgrounds_status": true,
+	"fibe_playgrounds_wait": true, "fibe_playgrounds_logs": true, "fibe_logs_follow": true,
+	"fibe_marquees_list": true, "fibe_marquees_get": true, "fibe_marquees_create": true,
+	"fibe_marquees_update": true, "fibe_marquees_delete": true, "fibe_marquees_test_connection": true,
+	"fibe_ops_get": true, "fibe_ops_wait": true, "fibe_breaker_status": true, "fibe_breaker_reset": true,
+	"fibe_api": true, "fibe_whoami": true,
+}
+
+// ToolSet is the tools of a set: core, or full (every tool the server
+// has; as resources gain tools of their own, only full lists them).
+func ToolSet(name string) []*Tool {
+	if name == ToolsFull {
+		return Tools()
+	}
+	var out []*Tool
+	for _, t := range Tools() {
+		if coreTools[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Tools returns every tool the server has, in a stable order, built on
+// the first call.
 func Tools() []*Tool {
 	toolsOnce.Do(func() { tools = buildTools() })
 	return tools
@@ -46,18 +71,102 @@ func schemaOf[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(err)
 	}
+	noBooleanSchemas(s)
 	return s
 }
 
-var (
-	handleSchema = sync.OnceValue(schemaOf[client.AsyncHandle]) // made on first use, not at start-up
-	anyObject    = &jsonschema.Schema{Type: "object"}
-)
+// noBooleanSchemas gives every schema that would be written as the
+// boolean true (a field of any type) a description, so it is written as
+// an object: MCP clients refuse an output schema whose properties are not
+// objects.
+func noBooleanSchemas(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if data, err := json.Marshal(s); err == nil && string(data) == "true" {
+		s.Description = "any JSON value"
+		return
+	}
+	for _, p := range s.Properties {
+		noBooleanSchemas(p)
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf, s.PrefixItems} {
+		for _, c := range list {
+			noBooleanSchemas(c)
+		}
+	}
+	for _, d := range s.Defs {
+		noBooleanSchemas(d)
+	}
+	noBooleanSchemas(s.Items)
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Not == nil {
+		noBooleanSchemas(s.AdditionalProperties)
+	}
+}
+
+// handleSchema is the 202 handle's schema, built when first asked for.
+var handleSchema = sync.OnceValue(schemaOf[client.AsyncHandle])
+
+// anyObject is the output schema of a tool whose result is any JSON object.
+func anyObject() *jsonschema.Schema { return &jsonschema.Schema{Type: "object"} }
 
 // orHandle is the output of an async tool: the result, or with
-// "wait": false the 202 handle.
+// "wait": false the 202 handle (or the hand-off handle of a call that ran
+// out of its budget). Still an object schema at the top, as MCP requires.
 func orHandle(s *jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, handleSchema()}}
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{s, handleSchema(), handoffSchema()}}
+}
+
+// orHandoff is the output of a wait tool: the result, or the hand-off
+// handle when the call's budget ends first.
+func orHandoff(s *jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{s, handoffSchema()}}
+}
+
+// listPage is a list tool's structured result: MCP wants an object, so the
+// items are wrapped with the paging facts the API gave (docs/mcp-tools.md).
+// Its text content is the bare list, exactly what --json prints.
+type listPage[T any] struct {
+	Items   []T  `json:"items"`
+	Page    *int `json:"page,omitempty"`
+	PerPage *int `json:"per_page,omitempty"`
+	Total   *int `json:"total,omitempty"`
+}
+
+func (l listPage[T]) jsonText() any { return l.Items }
+
+// listSchema is the output schema of a list of T.
+func listSchema[T any]() *jsonschema.Schema { return schemaOf[listPage[T]]() }
+
+// listed is a list tool's result: every page with all, else one; an empty
+// list is [], as --json prints it.
+func listed[T any](all bool, every func() ([]T, error), page func() ([]T, *client.ListMeta, error)) (any, error) {
+	var out listPage[T]
+	var err error
+	if all {
+		out.Items, err = every()
+		out.Total = ptr(len(out.Items))
+	} else {
+		var meta *client.ListMeta
+		out.Items, meta, err = page()
+		if meta != nil {
+			out.Page, out.PerPage, out.Total = nonZero(meta.Page), nonZero(meta.PerPage), nonZero(meta.Total)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out.Items == nil {
+		out.Items = []T{}
+	}
+	return out, nil
+}
+
+func nonZero(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }
 
 func pgRef(in *jsonschema.Schema) {
@@ -90,895 +199,4 @@ func listRanges(in *jsonschema.Schema) {
 
 func (l listArgs) options() client.ListOptions {
 	return client.ListOptions{Page: l.Page, PerPage: l.PerPage}
-}
-
-// ---- playgrounds
-
-type pgListIn struct {
-	Status string `json:"status,omitempty" jsonschema:"Only playgrounds with this status (running, creating, stopped, error, ...)"`
-	Name   string `json:"name,omitempty" jsonschema:"Only playgrounds whose name matches"`
-	listArgs
-}
-
-func pgList() *Tool {
-	return define(spec{name: "fibe_playgrounds_list", title: "List playgrounds", readOnly: true,
-		desc:   "List playgrounds (one page, or every page with all). Same as `fibe pg list --json`.",
-		output: schemaOf[[]client.Playground](), tweak: listRanges},
-		func(ctx context.Context, c *call, in *pgListIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			lo := in.options()
-			lo.Status, lo.Name = in.Status, in.Name
-			return listed(in.All, func() ([]client.Playground, error) { return cl.Playgrounds.ListAll(ctx, lo) },
-				func() ([]client.Playground, *client.ListMeta, error) { return cl.Playgrounds.List(ctx, lo) })
-		})
-}
-
-// listed is a list tool's result: every page with all, else one; an empty
-// list is [], as --json prints it.
-func listed[T any](all bool, every func() ([]T, error), page func() ([]T, *client.ListMeta, error)) ([]T, error) {
-	var items []T
-	var err error
-	if all {
-		items, err = every()
-	} else {
-		items, _, err = page()
-	}
-	if items == nil {
-		items = []T{}
-	}
-	return items, err
-}
-
-type pgRefIn struct {
-	Playground string `json:"playground"`
-}
-
-func (r pgRefIn) validate() error { return nonBlank("playground", r.Playground) }
-
-func pgGet() *Tool {
-	return define(spec{name: "fibe_playgrounds_get", title: "Show a playground", readOnly: true,
-		desc:   "One playground by id or name. Same as `fibe pg get --json`.",
-		output: schemaOf[client.Playground](), tweak: pgRef},
-		func(ctx context.Context, c *call, in *pgRefIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			p, _, err := cl.Playgrounds.Get(ctx, in.Playground)
-			return p, err
-		})
-}
-
-type pgCreateIn struct {
-	Name     string            `json:"name" jsonschema:"Name of the playground"`
-	Playspec string            `json:"playspec" jsonschema:"Playspec id or name"`
-	Marquee  string            `json:"marquee,omitempty" jsonschema:"Marquee id or name (default: the account's default marquee)"`
-	Env      map[string]string `json:"env,omitempty" jsonschema:"Environment overrides, name to value"`
-	mutationArgs
-	waitArgs
-}
-
-func (in pgCreateIn) validate() error {
-	if err := nonBlank("name", in.Name); err != nil {
-		return err
-	}
-	return nonBlank("playspec", in.Playspec)
-}
-
-func pgCreate() *Tool {
-	return define(spec{name: "fibe_playgrounds_create", title: "Create a playground",
-		desc: "Create a playground from a playspec on a marquee, then (unless wait is false) wait until it is running. " +
-			"The result is the playground, as `fibe pg create --json` prints it.",
-		output: orHandle(schemaOf[client.Playground]())},
-		func(ctx context.Context, c *call, in *pgCreateIn) (any, error) {
-			body := map[string]any{"name": in.Name, "playspec_id": idOrName(in.Playspec)}
-			if in.Marquee != "" {
-				body["marquee_id"] = idOrName(in.Marquee)
-			}
-			if len(in.Env) > 0 {
-				env := map[string]any{}
-				for k, v := range in.Env {
-					env[k] = v
-				}
-				body["env_overrides"] = env
-			}
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("creating %s", in.Name)
-			wo := in.waitArgs.options()
-			began := time.Now()
-			p, resp, err := cl.Playgrounds.Create(ctx, body, in.mutationArgs.options(), wo)
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if p == nil { // not waited: the 202 handle
-				return resp.Accepted, nil
-			}
-			if wo.NoWait || p.Status == "running" {
-				return p, nil
-			}
-			c.setLabel("waiting for %s to be running", in.Name)
-			wo.Timeout = max(wo.Timeout-time.Since(began), time.Millisecond) // one wait_timeout for the whole call
-			st, err := cl.Playgrounds.Wait(ctx, p.Name, "running", wo)
-			if err != nil {
-				return nil, err
-			}
-			return st.Playground, nil
-		})
-}
-
-type pgUpdateIn struct {
-	Playground string            `json:"playground"`
-	Name       string            `json:"name,omitempty" jsonschema:"New name"`
-	Env        map[string]string `json:"env,omitempty" jsonschema:"Environment overrides to set, name to value"`
-	mutationArgs
-}
-
-func (in pgUpdateIn) validate() error {
-	if err := nonBlank("playground", in.Playground); err != nil {
-		return err
-	}
-	if in.Name == "" && len(in.Env) == 0 {
-		return invalidArgument("name", "nothing to change: give name or env")
-	}
-	return nil
-}
-
-func pgUpdate() *Tool {
-	return define(spec{name: "fibe_playgrounds_update", title: "Change a playground", idempotent: true,
-		desc:   "Rename a playground or set environment overrides. Same as `fibe pg update --json`.",
-		output: schemaOf[client.Playground](), tweak: pgRef},
-		func(ctx context.Context, c *call, in *pgUpdateIn) (any, error) {
-			body := map[string]any{}
-			if in.Name != "" {
-				body["name"] = in.Name
-			}
-			if len(in.Env) > 0 {
-				env := map[string]any{}
-				for k, v := range in.Env {
-					env[k] = v
-				}
-				body["env_overrides"] = env
-			}
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			p, resp, err := cl.Playgrounds.Update(ctx, in.Playground, body, in.mutationArgs.options())
-			c.resp = resp
-			return p, err
-		})
-}
-
-type pgDeleteIn struct {
-	Playground string `json:"playground"`
-	confirmArgs
-	mutationArgs
-	waitArgs
-}
-
-func (in pgDeleteIn) validate() error { return nonBlank("playground", in.Playground) }
-
-// deleted is what `fibe <noun> delete --json` prints.
-func deleted(noun, ref string) map[string]any { return map[string]any{"deleted": true, noun: ref} }
-
-func deletedSchema(noun string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Required: []string{"deleted", noun}, Properties: map[string]*jsonschema.Schema{
-		"deleted": {Type: "boolean"}, noun: {Type: "string"}}}
-}
-
-func pgDelete() *Tool {
-	return define(spec{name: "fibe_playgrounds_delete", title: "Delete a playground", destructive: true, idempotent: true,
-		desc:   "Delete a playground and wait for its teardown. Needs \"confirm\": true. Same as `fibe pg delete --yes --json`.",
-		output: orHandle(deletedSchema("playground")), tweak: pgRef},
-		func(ctx context.Context, c *call, in *pgDeleteIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("deleting %s", in.Playground)
-			wo := in.waitArgs.options()
-			resp, err := cl.Playgrounds.Delete(ctx, in.Playground, in.mutationArgs.options(), wo)
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if wo.NoWait && resp != nil && resp.Accepted != nil {
-				return resp.Accepted, nil
-			}
-			return deleted("playground", in.Playground), nil
-		})
-}
-
-var actionLabels = map[string]string{"rollout": "rolling out", "hard_restart": "restarting", "start": "starting", "stop": "stopping"}
-
-type pgActionIn struct {
-	Playground string `json:"playground"`
-	Action     string `json:"action" jsonschema:"rollout (build and deploy), hard_restart (restart the services) or start (a stopped playground)"`
-	Force      bool   `json:"force,omitempty" jsonschema:"Force the operation (rollout)"`
-	mutationArgs
-	waitArgs
-}
-
-func (in pgActionIn) validate() error { return nonBlank("playground", in.Playground) }
-
-func pgAction() *Tool {
-	return define(spec{name: "fibe_playgrounds_action", title: "Roll out, restart or start a playground",
-		desc: "Run rollout, hard_restart or start on a playground and wait for it. The result is the final status, " +
-			"as `fibe pg rollout --json` prints it; a playground that ends in error is PLAYGROUND_TERMINAL_STATE with the failed step.",
-		output: orHandle(schemaOf[client.PlaygroundStatus]()),
-		tweak:  func(s *jsonschema.Schema) { pgRef(s); enum(s, "action", "rollout", "hard_restart", "start") }},
-		func(ctx context.Context, c *call, in *pgActionIn) (any, error) {
-			return runAction(ctx, c, in.Playground, in.Action, in.Force, in.mutationArgs, in.waitArgs)
-		})
-}
-
-func runAction(ctx context.Context, c *call, ref, action string, force bool, m mutationArgs, w waitArgs) (any, error) {
-	cl, err := c.client()
-	if err != nil {
-		return nil, err
-	}
-	c.setLabel("%s %s", actionLabels[action], ref)
-	wo := w.options()
-	st, resp, err := cl.Playgrounds.Action(ctx, ref, action, force, m.options(), wo)
-	c.resp = resp
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return resp.Accepted, nil
-	}
-	return st, nil
-}
-
-type pgStopIn struct {
-	Playground string `json:"playground"`
-	confirmArgs
-	mutationArgs
-	waitArgs
-}
-
-func (in pgStopIn) validate() error { return nonBlank("playground", in.Playground) }
-
-func pgStop() *Tool {
-	return define(spec{name: "fibe_playgrounds_stop", title: "Stop a playground", destructive: true,
-		desc:   "Stop a playground (takes its services down) and wait for it. Needs \"confirm\": true. Same as `fibe pg stop --json`.",
-		output: orHandle(schemaOf[client.PlaygroundStatus]()), tweak: pgRef},
-		func(ctx context.Context, c *call, in *pgStopIn) (any, error) {
-			return runAction(ctx, c, in.Playground, "stop", false, in.mutationArgs, in.waitArgs)
-		})
-}
-
-type pgExecIn struct {
-	Playground string `json:"playground"`
-	Service    string `json:"service,omitempty" jsonschema:"The service to run it in (default: the playground's first service)"`
-	Command    string `json:"command" jsonschema:"One shell command line, run once"`
-}
-
-func (in pgExecIn) validate() error {
-	if err := nonBlank("playground", in.Playground); err != nil {
-		return err
-	}
-	return nonBlank("command", in.Command)
-}
-
-// pgExec runs one command over the terminal channel. It is never run twice
-// by itself: if the session expires while the command runs, its outcome is
-// unknown and the error (SESSION_EXPIRED) says so.
-func pgExec() *Tool {
-	return define(spec{name: "fibe_playgrounds_exec", title: "Run a command in a playground", destructive: true, ungated: true,
-		desc: "Run one command in a playground's service over its live terminal and return its output and exit code: " +
-			"{\"output\", \"exit_code\"}. The command runs once; if the session expires while it runs, the error is " +
-			"SESSION_EXPIRED with an unknown outcome and the command is not run again. Same as `fibe pg shell P -- COMMAND`.",
-		output: schemaOf[stream.ExecResult](), tweak: pgRef},
-		func(ctx context.Context, c *call, in *pgExecIn) (any, error) {
-			cl, err := c.streamClient()
-			if err != nil {
-				return nil, err
-			}
-			return stream.Exec(ctx, cl, stream.ExecRequest{Playground: in.Playground, Service: in.Service, Command: in.Command})
-		})
-}
-
-type pgStatusIn struct {
-	Playground string `json:"playground"`
-	Refresh    bool   `json:"refresh,omitempty" jsonschema:"Ask the marquee for the live state first (an async operation)"`
-	mutationArgs
-	waitArgs
-}
-
-func (in pgStatusIn) validate() error { return nonBlank("playground", in.Playground) }
-
-func pgStatus() *Tool {
-	return define(spec{name: "fibe_playgrounds_status", title: "Show a playground's status", readOnly: true,
-		desc:   "A playground's status, with the failed step and diagnostics when it failed. Same as `fibe pg status --json`.",
-		output: orHandle(schemaOf[client.PlaygroundStatus]()), tweak: pgRef},
-		func(ctx context.Context, c *call, in *pgStatusIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			if !in.Refresh {
-				st, _, err := cl.Playgrounds.Status(ctx, in.Playground)
-				return st, err
-			}
-			c.setLabel("refreshing %s", in.Playground)
-			st, resp, err := cl.Playgrounds.RefreshStatus(ctx, in.Playground, in.mutationArgs.options(), in.waitArgs.options())
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if st == nil {
-				return resp.Accepted, nil
-			}
-			return st, nil
-		})
-}
-
-type pgWaitIn struct {
-	Playground  string `json:"playground"`
-	For         string `json:"for,omitempty" jsonschema:"Status to wait for: running (default) or stopped"`
-	WaitTimeout int    `json:"wait_timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800)"`
-}
-
-func (in pgWaitIn) validate() error { return nonBlank("playground", in.Playground) }
-
-func pgWait() *Tool {
-	return define(spec{name: "fibe_playgrounds_wait", title: "Wait for a playground's status", readOnly: true,
-		desc: "Wait until a playground is running (or stopped). Reaching error, failed or destroyed instead is " +
-			"PLAYGROUND_TERMINAL_STATE with the reasons. Same as `fibe pg wait --json`.",
-		output: schemaOf[client.PlaygroundStatus](),
-		tweak: func(s *jsonschema.Schema) {
-			pgRef(s)
-			enum(s, "for", "running", "stopped")
-			s.Properties["for"].Default = json.RawMessage(`"running"`)
-		}},
-		func(ctx context.Context, c *call, in *pgWaitIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			forStatus := orDefault(in.For, "running")
-			c.setLabel("waiting for %s to be %s", in.Playground, forStatus)
-			st, err := cl.Playgrounds.Wait(ctx, in.Playground, forStatus, waitArgs{WaitTimeout: in.WaitTimeout}.options())
-			return st, err
-		})
-}
-
-type pgLogsIn struct {
-	Playground string `json:"playground"`
-	Service    string `json:"service,omitempty" jsonschema:"Only this service"`
-	Tail       int    `json:"tail,omitempty" jsonschema:"Number of recent lines (default: the server's)"`
-	mutationArgs
-	waitArgs
-}
-
-func (in pgLogsIn) validate() error { return nonBlank("playground", in.Playground) }
-
-func pgLogs() *Tool {
-	return define(spec{name: "fibe_playgrounds_logs", title: "Recent log lines of a playground", readOnly: true,
-		desc: "A snapshot of a playground's recent log lines: {\"lines\": [...]}. Same as `fibe pg logs --json`.",
-		output: orHandle(&jsonschema.Schema{Type: "object", Required: []string{"lines"}, Properties: map[string]*jsonschema.Schema{
-			"lines": {Type: "array", Items: &jsonschema.Schema{Type: "string"}}}}),
-		tweak: func(s *jsonschema.Schema) {
-			pgRef(s)
-			s.Properties["tail"].Minimum, s.Properties["tail"].Maximum = ptr(1.0), ptr(10000.0)
-		}},
-		func(ctx context.Context, c *call, in *pgLogsIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("fetching logs of %s", in.Playground)
-			wo := in.waitArgs.options()
-			lines, resp, err := cl.Playgrounds.Logs(ctx, in.Playground, in.Service, in.Tail, in.mutationArgs.options(), wo)
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if lines == nil && wo.NoWait && resp != nil && resp.Accepted != nil {
-				return resp.Accepted, nil
-			}
-			if lines == nil {
-				lines = []string{}
-			}
-			return map[string]any{"lines": lines}, nil
-		})
-}
-
-// ---- marquees
-
-type mqListIn struct{ listArgs }
-
-func mqList() *Tool {
-	return define(spec{name: "fibe_marquees_list", title: "List marquees", readOnly: true,
-		desc:   "List marquees (one page, or every page with all). Same as `fibe mq list --json`.",
-		output: schemaOf[[]client.Marquee](), tweak: listRanges},
-		func(ctx context.Context, c *call, in *mqListIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			lo := in.options()
-			return listed(in.All, func() ([]client.Marquee, error) { return cl.Marquees.ListAll(ctx, lo) },
-				func() ([]client.Marquee, *client.ListMeta, error) { return cl.Marquees.List(ctx, lo) })
-		})
-}
-
-type mqRefIn struct {
-	Marquee string `json:"marquee"`
-}
-
-func (r mqRefIn) validate() error { return nonBlank("marquee", r.Marquee) }
-
-func mqGet() *Tool {
-	return define(spec{name: "fibe_marquees_get", title: "Show a marquee", readOnly: true,
-		desc:   "One marquee by id or name. Same as `fibe mq get --json`.",
-		output: schemaOf[client.Marquee](), tweak: mqRef},
-		func(ctx context.Context, c *call, in *mqRefIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			m, _, err := cl.Marquees.Get(ctx, in.Marquee)
-			return m, err
-		})
-}
-
-// mqFields are a marquee's settable fields.
-type mqFields struct {
-	Host       string `json:"host,omitempty" jsonschema:"Host name or address"`
-	Port       int    `json:"port,omitempty" jsonschema:"SSH port (default 22)"`
-	User       string `json:"user,omitempty" jsonschema:"SSH user"`
-	SSHKeyFile string `json:"ssh_key_file,omitempty" jsonschema:"Path of a file, on the machine running fibe, holding the SSH private key (sent once, never shown)"`
-}
-
-func (f mqFields) body(name string) (map[string]any, error) {
-	body := map[string]any{}
-	if name != "" {
-		body["name"] = name
-	}
-	if f.Host != "" {
-		body["host"] = f.Host
-	}
-	if f.Port != 0 {
-		body["port"] = f.Port
-	}
-	if f.User != "" {
-		body["user"] = f.User
-	}
-	if f.SSHKeyFile != "" {
-		key, err := os.ReadFile(f.SSHKeyFile)
-		if err != nil {
-			return nil, invalidArgument("ssh_key_file", "cannot read ssh_key_file: %v", err)
-		}
-		body["ssh_private_key"] = string(key)
-	}
-	return body, nil
-}
-
-func portRange(s *jsonschema.Schema) {
-	s.Properties["port"].Minimum, s.Properties["port"].Maximum = ptr(1.0), ptr(65535.0)
-}
-
-type mqCreateIn struct {
-	Name string `json:"name" jsonschema:"Name of the marquee"`
-	mqFields
-	mutationArgs
-	waitArgs
-}
-
-func (in mqCreateIn) validate() error {
-	if err := nonBlank("name", in.Name); err != nil {
-		return err
-	}
-	return nonBlank("host", in.Host)
-}
-
-func mqCreate() *Tool {
-	return define(spec{name: "fibe_marquees_create", title: "Register a marquee",
-		desc:   "Register a marquee (a Docker host reached over SSH). Same as `fibe mq create --json`.",
-		output: orHandle(schemaOf[client.Marquee]()),
-		tweak: func(s *jsonschema.Schema) {
-			portRange(s)
-			s.Required = append(s.Required, "host")
-		}},
-		func(ctx context.Context, c *call, in *mqCreateIn) (any, error) {
-			body, err := in.body(in.Name)
-			if err != nil {
-				return nil, err
-			}
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("creating marquee %s", in.Name)
-			m, resp, err := cl.Marquees.Create(ctx, body, in.mutationArgs.options(), in.waitArgs.options())
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if m == nil {
-				return resp.Accepted, nil
-			}
-			return m, nil
-		})
-}
-
-type mqUpdateIn struct {
-	Marquee string `json:"marquee"`
-	Name    string `json:"name,omitempty" jsonschema:"New name"`
-	mqFields
-	mutationArgs
-}
-
-func (in mqUpdateIn) validate() error {
-	if err := nonBlank("marquee", in.Marquee); err != nil {
-		return err
-	}
-	if in.Name == "" && in.mqFields == (mqFields{}) {
-		return invalidArgument("name", "nothing to change: give name, host, port, user or ssh_key_file")
-	}
-	return nil
-}
-
-func mqUpdate() *Tool {
-	return define(spec{name: "fibe_marquees_update", title: "Change a marquee", idempotent: true,
-		desc:   "Change a marquee's name, host, port, user or SSH key. Same as `fibe mq update --json`.",
-		output: schemaOf[client.Marquee](), tweak: func(s *jsonschema.Schema) { mqRef(s); portRange(s) }},
-		func(ctx context.Context, c *call, in *mqUpdateIn) (any, error) {
-			body, err := in.body(in.Name)
-			if err != nil {
-				return nil, err
-			}
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			m, resp, err := cl.Marquees.Update(ctx, in.Marquee, body, in.mutationArgs.options())
-			c.resp = resp
-			return m, err
-		})
-}
-
-type mqDeleteIn struct {
-	Marquee string `json:"marquee"`
-	confirmArgs
-	mutationArgs
-	waitArgs
-}
-
-func (in mqDeleteIn) validate() error { return nonBlank("marquee", in.Marquee) }
-
-func mqDelete() *Tool {
-	return define(spec{name: "fibe_marquees_delete", title: "Delete a marquee", destructive: true, idempotent: true,
-		desc:   "Delete a marquee. Needs \"confirm\": true. Same as `fibe mq delete --yes --json`.",
-		output: orHandle(deletedSchema("marquee")), tweak: mqRef},
-		func(ctx context.Context, c *call, in *mqDeleteIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("deleting marquee %s", in.Marquee)
-			wo := in.waitArgs.options()
-			resp, err := cl.Marquees.Delete(ctx, in.Marquee, in.mutationArgs.options(), wo)
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if wo.NoWait && resp != nil && resp.Accepted != nil {
-				return resp.Accepted, nil
-			}
-			return deleted("marquee", in.Marquee), nil
-		})
-}
-
-type mqTestIn struct {
-	Marquee string `json:"marquee"`
-	mutationArgs
-	waitArgs
-}
-
-func (in mqTestIn) validate() error { return nonBlank("marquee", in.Marquee) }
-
-func mqTestConnection() *Tool {
-	return define(spec{name: "fibe_marquees_test_connection", title: "Test a marquee's SSH connection", readOnly: true,
-		desc: "Check that Fibe can reach a marquee over SSH: {\"ok\", \"message\"}. A marquee that cannot be reached " +
-			"is a result with ok false. Same as `fibe mq test-connection --json`.",
-		output: orHandle(schemaOf[client.ConnectionTest]()), tweak: mqRef},
-		func(ctx context.Context, c *call, in *mqTestIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("testing the connection to %s", in.Marquee)
-			res, resp, err := cl.Marquees.TestConnection(ctx, in.Marquee, in.mutationArgs.options(), in.waitArgs.options())
-			c.resp = resp
-			if err != nil {
-				return nil, err
-			}
-			if res == nil {
-				return resp.Accepted, nil
-			}
-			return res, nil
-		})
-}
-
-// ---- async operations
-
-type opsGetIn struct {
-	RequestID string `json:"request_id" jsonschema:"The request_id of an accepted (202) operation"`
-}
-
-func (in opsGetIn) validate() error { return nonBlank("request_id", in.RequestID) }
-
-// opStatus is what `fibe ops get --json` prints.
-type opStatus struct {
-	RequestID string          `json:"request_id"`
-	Status    string          `json:"status"`
-	Result    json.RawMessage `json:"result,omitempty"`
-	Error     map[string]any  `json:"error,omitempty"`
-}
-
-func opsGet() *Tool {
-	return define(spec{name: "fibe_ops_get", title: "Look at an async operation", readOnly: true,
-		desc:   "One look at an async operation: {request_id, status, result?, error?}. Same as `fibe ops get --json`.",
-		output: anyObject},
-		func(ctx context.Context, c *call, in *opsGetIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			st, _, err := cl.Async.Get(ctx, in.RequestID)
-			if err != nil {
-				return nil, err
-			}
-			doc := opStatus{RequestID: orDefault(st.RequestID, in.RequestID), Status: st.Status, Result: st.Result}
-			if st.Err != nil {
-				doc.Error = errorDocument("fibe_ops_get", nil, st.Err)["error"].(map[string]any)
-				delete(doc.Error, "resume")
-			}
-			return doc, nil
-		})
-}
-
-type opsWaitIn struct {
-	RequestID string `json:"request_id" jsonschema:"The request_id of an accepted (202) operation"`
-	Timeout   int    `json:"timeout,omitempty" jsonschema:"How long to wait, in seconds (default 300, at most 1800)"`
-}
-
-func (in opsWaitIn) validate() error { return nonBlank("request_id", in.RequestID) }
-
-func opsWait() *Tool {
-	return define(spec{name: "fibe_ops_wait", title: "Wait for an async operation", readOnly: true,
-		desc: "Wait for an async operation to finish and return its result, exactly as the tool that started it would have. " +
-			"Same as `fibe ops wait --json`.",
-		output: anyObject,
-		tweak: func(s *jsonschema.Schema) {
-			s.Properties["timeout"].Minimum, s.Properties["timeout"].Maximum = ptr(1.0), ptr(float64(maxWaitSecs))
-			s.Properties["timeout"].Default = json.RawMessage(`300`)
-		}},
-		func(ctx context.Context, c *call, in *opsWaitIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			c.setLabel("waiting for %s", in.RequestID)
-			result, _, err := cl.Async.Wait(ctx, in.RequestID, waitArgs{WaitTimeout: in.Timeout}.options())
-			if err != nil {
-				return nil, err
-			}
-			if len(result) == 0 {
-				result = json.RawMessage(`{}`)
-			}
-			return result, nil
-		})
-}
-
-// ---- breakers and identity
-
-type noArgs struct{}
-
-func breakerStatus() *Tool {
-	return define(spec{name: "fibe_breaker_status", title: "Show the circuit breakers", readOnly: true, local: true,
-		desc: "The circuit breakers of this API (one per marquee, one for the API host): resource, state " +
-			"(closed, open, half-open), consecutive failures, open_until. Same as `fibe breaker status --json`.",
-		output: schemaOf[[]client.BreakerStatus]()},
-		func(ctx context.Context, c *call, _ *noArgs) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			list, err := cl.Breakers()
-			if list == nil {
-				list = []client.BreakerStatus{}
-			}
-			return list, err
-		})
-}
-
-type breakerResetIn struct {
-	Resource string `json:"resource,omitempty" jsonschema:"The breaker to close, e.g. marquee/prod-eu (default: all of them)"`
-}
-
-func breakerReset() *Tool {
-	return define(spec{name: "fibe_breaker_reset", title: "Close circuit breakers", idempotent: true, local: true,
-		desc:   "Close one breaker, such as marquee/prod-eu, or all of them. Same as `fibe breaker reset --json`.",
-		output: anyObject},
-		func(ctx context.Context, c *call, in *breakerResetIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			if err := cl.ResetBreakers(in.Resource); err != nil {
-				return nil, err
-			}
-			return map[string]any{"reset": orDefault(in.Resource, "all")}, nil
-		})
-}
-
-func whoami() *Tool {
-	return define(spec{name: "fibe_whoami", title: "Who am I", readOnly: true,
-		desc:   "The authenticated player (GET /api/me): {id, username, email, avatar_url, api_key_scopes}.",
-		output: schemaOf[client.User]()},
-		func(ctx context.Context, c *call, _ *noArgs) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			u, _, err := cl.Me(ctx)
-			return u, err
-		})
-}
-
-type apiIn struct {
-	Method   string            `json:"method,omitempty" jsonschema:"HTTP method (default GET, or POST when a body is given)"`
-	Path     string            `json:"path" jsonschema:"Path under /api, e.g. playgrounds/42 or /api/playspecs; a query string is allowed"`
-	Body     map[string]any    `json:"body,omitempty" jsonschema:"JSON object sent as the request body"`
-	Query    map[string]string `json:"query,omitempty" jsonschema:"Query parameters added to the path's own"`
-	Paginate bool              `json:"paginate,omitempty" jsonschema:"Follow page from the first to the last and return one array of every page's items"`
-	mutationArgs
-	waitArgs
-}
-
-func (in apiIn) validate() error { return nonBlank("path", in.Path) }
-
-// api is `fibe api` for agents: any endpoint under the whole contract (a
-// key on every mutation, the journal, 202 waited on, breaker, ledger).
-func api() *Tool {
-	return define(spec{name: "fibe_api", title: "Call any Fibe API endpoint", destructive: true, ungated: true,
-		desc: "Call any endpoint under /api with the same reliability as every other tool (idempotency key on mutations, " +
-			"retries, 202 waited on unless wait is false, circuit breaker, rate ledger, typed errors). The result is the " +
-			"answer's JSON (or its text), exactly what `fibe api --json` prints. Use the dedicated tools where one exists.",
-		output: &jsonschema.Schema{},
-		tweak: func(s *jsonschema.Schema) {
-			enum(s, "method", "GET", "POST", "PUT", "PATCH", "DELETE")
-		}},
-		func(ctx context.Context, c *call, in *apiIn) (any, error) {
-			cl, err := c.client()
-			if err != nil {
-				return nil, err
-			}
-			req := client.APIRequest{Method: in.Method, Path: in.Path, Mutation: in.mutationArgs.options(),
-				Wait: in.waitArgs.options(), Paginate: in.Paginate}
-			if in.Body != nil {
-				if req.Body, err = json.Marshal(in.Body); err != nil {
-					return nil, invalidArgument("body", "body is not JSON: %v", err)
-				}
-			}
-			if len(in.Query) > 0 {
-				req.Query = url.Values{}
-				for k, v := range in.Query {
-					req.Query.Set(k, v)
-				}
-			}
-			res, err := cl.API(ctx, req)
-			if res != nil {
-				c.resp = res.Meta
-			}
-			if err != nil {
-				return nil, err
-			}
-			if res.JSON() {
-				return json.RawMessage(res.Body), nil
-			}
-			return map[string]any{"status": res.Status, "content_type": res.ContentType, "text": string(res.Body)}, nil
-		})
-}
-
-// idOrName sends a numeric reference as a number, as the CLI does.
-func idOrName(ref string) any {
-	if n, err := strconv.ParseInt(ref, 10, 64); err == nil && n > 0 {
-		return n
-	}
-	return ref
-}
-
-// ---- live logs
-
-const (
-	maxFollowSecs    = 10 * 60
-	defaultFollowSec = 30
-	defaultMaxLines  = 1000
-)
-
-type logsFollowIn struct {
-	Playground string `json:"playground"`
-	Service    string `json:"service,omitempty" jsonschema:"Only this service"`
-	Duration   int    `json:"duration,omitempty" jsonschema:"How long to follow, in seconds (default 30, at most 600)"`
-	MaxLines   int    `json:"max_lines,omitempty" jsonschema:"Stop after this many lines (default 1000)"`
-	Tail       int    `json:"tail,omitempty" jsonschema:"Replay this many recent lines first (default 0: only new lines)"`
-}
-
-func (in logsFollowIn) validate() error { return nonBlank("playground", in.Playground) }
-
-// followResult is the lines seen and why the stream ended.
-type followResult struct {
-	Lines []stream.LogLine `json:"lines"`
-	Ended string           `json:"ended" jsonschema:"duration or max_lines"`
-}
-
-func logsFollow() *Tool {
-	return define(spec{name: "fibe_logs_follow", title: "Follow a playground's live logs", readOnly: true,
-		desc: "Stream a playground's live log lines for a bounded time: each line is sent as a progress notification " +
-			"(when the call has a progressToken) and the result holds them all, each as one line of " +
-			"`fibe pg logs --follow --json` prints it. The stream recovers from drops as the CLI does.",
-		output: schemaOf[followResult](),
-		tweak: func(s *jsonschema.Schema) {
-			pgRef(s)
-			s.Properties["duration"].Minimum, s.Properties["duration"].Maximum = ptr(1.0), ptr(float64(maxFollowSecs))
-			s.Properties["duration"].Default = json.RawMessage(strconv.Itoa(defaultFollowSec))
-			s.Properties["max_lines"].Minimum, s.Properties["max_lines"].Maximum = ptr(1.0), ptr(100000.0)
-			s.Properties["max_lines"].Default = json.RawMessage(strconv.Itoa(defaultMaxLines))
-			s.Properties["tail"].Minimum, s.Properties["tail"].Maximum = ptr(0.0), ptr(10000.0)
-		}},
-		func(ctx context.Context, c *call, in *logsFollowIn) (any, error) {
-			cl, err := c.streamClient()
-			if err != nil {
-				return nil, err
-			}
-			dur := time.Duration(orInt(in.Duration, defaultFollowSec)) * time.Second
-			maxLines := orInt(in.MaxLines, defaultMaxLines)
-			fctx, cancel := context.WithTimeout(ctx, dur)
-			defer cancel()
-			res := followResult{Lines: []stream.LogLine{}, Ended: "duration"}
-			errFull := errors.New("max lines")
-			err = stream.Follow(fctx, cl, in.Playground, stream.FollowOptions{Service: in.Service, Tail: in.Tail}, func(l stream.LogLine) error {
-				res.Lines = append(res.Lines, l)
-				c.notify(logText(l))
-				if len(res.Lines) >= maxLines {
-					res.Ended = "max_lines"
-					return errFull
-				}
-				return nil
-			})
-			switch {
-			case errors.Is(err, errFull):
-			case err != nil && ctx.Err() == nil && fctx.Err() != nil:
-				// The duration ran out: that is how a bounded follow ends.
-			case err != nil:
-				return nil, err
-			}
-			return res, nil
-		})
-}
-
-func logText(l stream.LogLine) string {
-	if l.Service != "" {
-		return l.Service + " | " + l.Line
-	}
-	return l.Line
-}
-
-func orInt(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
