@@ -31,6 +31,12 @@ const (
 	CodeInvalidResponse = "INVALID_RESPONSE"
 	CodeCancelled       = "CANCELLED"
 	CodeSessionExpired  = "SESSION_EXPIRED"
+
+	// A device login (`fibe auth login --web`) that ended without a key:
+	// the user denied it in the browser, or the code expired (or its key
+	// was already handed out) before it was approved.
+	CodeDeviceDenied  = "ACCESS_DENIED"
+	CodeDeviceExpired = "DEVICE_CODE_EXPIRED"
 )
 
 // Error is the one error type every failure reaches the caller as.
