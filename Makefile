@@ -3,11 +3,12 @@
 
 GO          ?= go
 GOLANGCI    ?= github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+GORELEASER  ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.12.7
 
 # The end-to-end tests of the built binary.
 E2E_PKGS := ./e2e/...
 
-.PHONY: all build test lint fmt vet golangci e2e bench-short generate
+.PHONY: all build test lint fmt vet golangci e2e bench-short generate release-check release-snapshot release-build
 
 all: lint test
 
@@ -40,8 +41,21 @@ bench-short:
 	$(GO) test -short ./bench/...
 	$(GO) run ./bench -short all
 
-# go generate writes completions/; the MCP tool reference
+# go generate writes completions/ and man/; the MCP tool reference
 # (docs/mcp-tools.md and the README's tool table) is written by its test.
 generate:
 	$(GO) generate ./...
 	$(GO) test ./internal/mcpserver -run TestToolDocs -update
+
+# Before a release, not in CI (goreleaser and every target cost more than
+# CI's budget). release-snapshot builds everything into dist/: archives,
+# .deb and .rpm, the Homebrew cask and the Scoop manifest; nothing is
+# published. release-build builds only this machine's binary, quickly.
+release-check:
+	$(GORELEASER) check
+
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean
+
+release-build:
+	$(GORELEASER) build --snapshot --clean --single-target

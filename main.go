@@ -2,6 +2,7 @@
 package main
 
 //go:generate go run . completion --generate-dir completions
+//go:generate go run . man --dir man
 
 import (
 	"os"

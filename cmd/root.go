@@ -18,6 +18,7 @@ import (
 	configcmd "github.com/fibegg/fibe/cmd/config"
 	consolecmd "github.com/fibegg/fibe/cmd/console"
 	"github.com/fibegg/fibe/cmd/local"
+	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/cmd/marquees"
 	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
 	"github.com/fibegg/fibe/cmd/ops"
@@ -108,6 +109,7 @@ Try it without an account against the embedded local API:
 
 		consolecmd.NewCmdConsole(f),
 		completion.NewCmdCompletion(f),
+		mancmd.NewCmdMan(f),
 		version.NewCmdVersion(f),
 	)
 	root.SetHelpCommandGroupID(groupMore)

@@ -21,6 +21,10 @@ type LoginOptions struct {
 	// ClientWithKey builds a client for the key being checked.
 	ClientWithKey func(key string) (*client.Client, error)
 	WithToken     bool
+	// Web logs in through the browser (the device flow) instead of a key.
+	Web bool
+	// OpenBrowser opens the approval page; nil never opens one.
+	OpenBrowser func(url string) error
 }
 
 // LoginResult is the JSON form of a successful login.
@@ -33,15 +37,22 @@ type LoginResult struct {
 
 // NewCmdLogin builds `fibe auth login`.
 func NewCmdLogin(f *cmdutil.Factory, runF func(context.Context, *LoginOptions) error) *cobra.Command {
-	opts := &LoginOptions{Seams: f.Seams(), ClientWithKey: f.ClientWithKey}
+	opts := &LoginOptions{Seams: f.Seams(), ClientWithKey: f.ClientWithKey, OpenBrowser: cmdutil.OpenBrowser}
 	cmd := &cobra.Command{
-		Use:   "login [--with-token]",
+		Use:   "login [--with-token | --web]",
 		Short: "Store an API key for this profile and API",
 		Long: `Store an API key for this profile and API. On a terminal the key is read
 from a hidden prompt; with --with-token it is read from stdin. The key is
 checked with the API before it is stored, in the OS keyring or, where
-there is none, in a file only you can read.`,
+there is none, in a file only you can read.
+
+With --web, log in from a browser instead: fibe prints a one-time code and
+a URL (and opens it, on a desktop session), you approve the code on the
+page, and the platform hands fibe a new key. fibe polls at the interval
+the server gives, slower when it is asked to; a denied or expired code
+ends with one line and exit 4, and nothing is stored.`,
 		Example: `  fibe auth login
+  fibe auth login --web
   echo "$FIBE_TOKEN" | fibe auth login --with-token
   fibe --api-url local auth login --with-token < key.txt`,
 		Args: cmdutil.NoArgs,
@@ -53,6 +64,8 @@ there is none, in a file only you can read.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.WithToken, "with-token", false, "Read the API key from standard input")
+	cmd.Flags().BoolVar(&opts.Web, "web", false, "Log in from a browser: approve a one-time code, get a new key")
+	cmd.MarkFlagsMutuallyExclusive("with-token", "web")
 	return cmd
 }
 
@@ -61,6 +74,9 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 	cfg, err := opts.Config()
 	if err != nil {
 		return err
+	}
+	if opts.Web {
+		return webLoginRun(ctx, opts, cfg)
 	}
 	var token string
 	switch {
@@ -84,6 +100,13 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 		return output.FlagErrorf("an API key has no spaces")
 	}
 
+	return storeKey(ctx, opts, cfg, token)
+}
+
+// storeKey checks token with GET /api/me, stores it for the profile and
+// API, and says who is logged in.
+func storeKey(ctx context.Context, opts *LoginOptions, cfg *config.Config, token string) error {
+	ios := opts.IO
 	c, err := opts.ClientWithKey(token)
 	if err != nil {
 		return err

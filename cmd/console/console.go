@@ -6,8 +6,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os/exec"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -105,7 +103,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	ios := f.IOStreams
 	fmt.Fprintf(ios.Out, "Console: %s   (Ctrl-C to stop)\n", s.LoginURL())
 	if o.open {
-		if err := openBrowser(s.LoginURL()); err != nil {
+		if err := cmdutil.OpenBrowser(s.LoginURL()); err != nil {
 			fmt.Fprintf(ios.ErrOut, "could not open a browser (%v); open the URL above\n", err)
 		}
 	}
@@ -144,20 +142,3 @@ func (u *upgradeCounter) WriteHeader(code int) {
 
 // Unwrap lets the websocket library reach the connection to hijack it.
 func (u *upgradeCounter) Unwrap() http.ResponseWriter { return u.ResponseWriter }
-
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
-}

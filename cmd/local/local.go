@@ -45,6 +45,9 @@ type ServeOptions struct {
 	StatusURL string
 	// AsyncCreate answers playground creation with 202 and an operation.
 	AsyncCreate bool
+	// AutoApprove approves every device login (`fibe auth login --web`)
+	// as soon as its code is issued.
+	AutoApprove bool
 	// Ready, when set, receives the base URL once the server listens (tests).
 	Ready func(url string)
 }
@@ -59,7 +62,7 @@ type ServeInfo struct {
 func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
 	opts := &ServeOptions{IO: f.IOStreams}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F] [--rate-limit N] [--legacy-async] [--status-url STYLE] [--async-create]",
+		Use:   "serve [--addr 127.0.0.1:7878] [--api-key K] [--chaos SPEC] [--seed N] [--speed F] [--rate-limit N] [--legacy-async] [--status-url STYLE] [--async-create] [--auto-approve]",
 		Short: "Serve the local Fibe API over HTTP until interrupted",
 		Long: `Serve an emulator of the Fibe API: playgrounds, marquees, async
 operations, rate limits, idempotency and live logs, with optional injected
@@ -78,12 +81,17 @@ answers, to check that a client polls the URL it is given.
 --async-create answers playground creation with 202 (the operation's result
 is the playground), as a busy platform may. Deleting a playground that has
 running containers always answers 202 and tears it down in the background.
+The device login of "fibe auth login --web" is served too: its approval
+page is /cli/device (Approve or Deny); --auto-approve approves every code
+as it is issued, for scripts and tests, and the chaos key
+device-slow-down=N answers the first N polls of each code with slow_down.
 Stop it with Ctrl-C.`,
 		Example: `  fibe local serve
   fibe local serve --chaos flaky --seed 7
   fibe local serve --addr 127.0.0.1:0 --speed 10
   fibe local serve --legacy-async --status-url alt --rate-limit 60
-  fibe local serve --async-create --speed 5`,
+  fibe local serve --async-create --speed 5
+  fibe local serve --auto-approve    # then: fibe --api-url http://127.0.0.1:7878 auth login --web`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Speed <= 0 {
@@ -110,6 +118,7 @@ Stop it with Ctrl-C.`,
 	cmd.Flags().BoolVar(&opts.LegacyAsync, "legacy-async", false, "Answer async status polls in the older shape (result fields at the top level), for clients written for older servers")
 	cmd.Flags().StringVar(&opts.StatusURL, "status-url", "default", "Status URL of 202 answers: default, alt or absolute")
 	cmd.Flags().BoolVar(&opts.AsyncCreate, "async-create", false, "Answer playground creation with 202 and an operation")
+	cmd.Flags().BoolVar(&opts.AutoApprove, "auto-approve", false, "Approve every device login (auth login --web) as soon as it starts")
 	return cmd
 }
 
@@ -126,7 +135,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	srv, err := localapi.New(localapi.Config{
 		APIKey: key, Chaos: opts.Chaos, Seed: opts.Seed, Speed: opts.Speed,
 		RateLimit: opts.RateLimit, LegacyAsync: opts.LegacyAsync, StatusURLStyle: style,
-		AsyncCreate: opts.AsyncCreate,
+		AsyncCreate: opts.AsyncCreate, DeviceAutoApprove: opts.AutoApprove,
 	})
 	if err != nil {
 		return output.FlagErrorf("%v", err)
@@ -155,6 +164,11 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 			fmt.Fprintf(ios.Out, "export FIBE_API_URL=%s FIBE_API_KEY=%s\n", url, key)
 			if opts.Chaos != "" {
 				fmt.Fprintf(ios.Out, "Chaos: %s (seed %d)\n", opts.Chaos, opts.Seed)
+			}
+			if opts.AutoApprove {
+				ios.Notice("Device logins (auth login --web) are approved at once.")
+			} else {
+				ios.Notice("Device logins (auth login --web) are approved at %s/cli/device.", url)
 			}
 		}
 		ios.Notice("Press Ctrl-C to stop.")

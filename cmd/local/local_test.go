@@ -78,7 +78,7 @@ func TestServeAnswersItsKeyAndStops(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	if errOut.String() != "Press Ctrl-C to stop.\nStopped.\n" {
+	if errOut.String() != "Device logins (auth login --web) are approved at "+url+"/cli/device.\nPress Ctrl-C to stop.\nStopped.\n" {
 		t.Errorf("stderr %q", errOut)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,14 @@ type request struct {
 	readOnly bool
 
 	header http.Header // extra headers (fibe api)
+
+	// answers are non-2xx statuses that are answers rather than failures
+	// (a device login's pending, denied and expired polls): the body is
+	// returned like a 2xx one, and nothing retries them.
+	answers []int
+	// safe: sending it again changes nothing (a poll), so it is retried
+	// like a GET although its method is POST.
+	safe bool
 
 	url         string // resolved, for events
 	rateLimited bool   // subject to the API host's rate ledger
@@ -97,7 +106,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		started := c.clock.Now()
 		resp, aerr, timedOut := c.attempt(ctx, r, u, payload, auth)
 		out := outcome{resp: resp, attempt: reliability.Attempt{Err: aerr, TimedOut: timedOut,
-			Idempotent: r.method == http.MethodGet || r.method == http.MethodHead || r.key != ""}}
+			Idempotent: r.method == http.MethodGet || r.method == http.MethodHead || r.key != "" || r.safe}}
 		var ns *notSentError
 		if errors.As(aerr, &ns) {
 			// The request could not be built: nothing left, so it is not
@@ -128,7 +137,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 				}
 			}
 		}
-		if resp.status < 200 || resp.status > 299 {
+		if (resp.status < 200 || resp.status > 299) && !slices.Contains(r.answers, resp.status) {
 			out.err = c.httpError(resp, r)
 			out.attempt.Reason, _ = out.err.Details["reason"].(string)
 			return out

@@ -35,6 +35,12 @@ const (
 	// sent (a path that leaves /api, a header that is not one); Details
 	// "field" names the argument.
 	CodeInvalidArgument = "INVALID_ARGUMENT"
+
+	// A device login (`fibe auth login --web`) that ended without a key:
+	// the user denied it in the browser, or the code expired (or its key
+	// was already handed out) before it was approved.
+	CodeDeviceDenied  = "ACCESS_DENIED"
+	CodeDeviceExpired = "DEVICE_CODE_EXPIRED"
 )
 
 // Error is the one error type every failure reaches the caller as.

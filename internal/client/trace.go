@@ -13,7 +13,8 @@ import (
 
 // tracer writes the --debug trace. Credentials never reach it: the
 // Authorization header is shown as redacted, and any JSON field or query
-// parameter named like a key, token, password or secret is masked.
+// parameter named like a key, token, password or secret (or a device
+// login's device_code, which can be traded for a key) is masked.
 type tracer struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -76,7 +77,7 @@ func (t *tracer) response(resp *response, took time.Duration) {
 // sensitiveName reports whether a field name looks like it holds a secret.
 func sensitiveName(name string) bool {
 	n := strings.ToLower(name)
-	for _, s := range []string{"key", "token", "password", "passwd", "secret", "authorization", "credential"} {
+	for _, s := range []string{"key", "token", "password", "passwd", "secret", "authorization", "credential", "device_code"} {
 		if strings.Contains(n, s) {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/mattn/go-isatty"
@@ -145,3 +146,21 @@ func (s *IOStreams) CanPrompt() bool {
 
 // ShowNotices reports whether informational lines may go to stderr.
 func (s *IOStreams) ShowNotices() bool { return !s.quiet }
+
+// CanOpenBrowser reports whether opening a web page would reach the user:
+// an interactive session, not CI, and a display (on Linux and the BSDs,
+// DISPLAY or WAYLAND_DISPLAY; over SSH, only a forwarded DISPLAY).
+func (s *IOStreams) CanOpenBrowser() bool {
+	if !s.CanPrompt() || s.InCI() {
+		return false
+	}
+	display := s.env("DISPLAY") != "" || s.env("WAYLAND_DISPLAY") != ""
+	if s.env("SSH_CONNECTION") != "" || s.env("SSH_TTY") != "" {
+		return s.env("DISPLAY") != ""
+	}
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	}
+	return display
+}

@@ -55,6 +55,9 @@ type chaosPlan struct {
 	latencyFor time.Duration
 	outages    []outage
 	cable      cableFaults
+	// deviceSlowDown: the first N polls of every device login code are
+	// answered slow_down (device.go).
+	deviceSlowDown int
 }
 
 type outage struct {
@@ -131,6 +134,13 @@ func (p *chaosPlan) set(key, val string) error {
 		r, d, err := parseProbDur(val, defaultHang)
 		p.rates[key], p.hangFor = r, d
 		return err
+	case "device-slow-down":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want a count of polls, got %q", val)
+		}
+		p.deviceSlowDown = n
+		return nil
 	case "latency":
 		r, d, err := parseProbDur(val, defaultLatency)
 		p.latency, p.latencyFor = r, d

@@ -79,6 +79,8 @@
 //	                                    START to START+LEN after the spec was set
 //	cable-expire=once|P  cable-expire-burst=N  cable-drop=P|@DUR
 //	cable-reject=P  cable-noping=1      faults of the /cable log streams
+//	device-slow-down=N                  answer the first N polls of every
+//	                                    device login code with slow_down
 //
 // For example:
 //

@@ -15,6 +15,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.recoverHTTP(w, r)
+	if s.serveDevice(w, r) {
+		return
+	}
 
 	body, tooLarge, err := readBody(r.Body, r.ContentLength)
 	if err != nil {

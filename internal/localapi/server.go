@@ -28,8 +28,11 @@ type Config struct {
 	StatusURLStyle string        // "", "alt" or "absolute"; see doc.go
 	AsyncCreate    bool          // POST /api/playgrounds answers 202; the result is the playground
 	StatePath      string        // file-backed, flock'd state; "" → in memory
-	Logf           func(format string, args ...any)
-	Now            func() time.Time // injectable clock; nil → time.Now
+	// DeviceAutoApprove approves every device login code as it is issued
+	// (`fibe local serve --auto-approve`, for tests of `auth login --web`).
+	DeviceAutoApprove bool
+	Logf              func(format string, args ...any)
+	Now               func() time.Time // injectable clock; nil → time.Now
 }
 
 // Server is one emulated Fibe API. All methods are safe for concurrent use.
@@ -46,8 +49,9 @@ type Server struct {
 	closed     chan struct{}
 	closeMu    sync.Once
 
-	cable cableMount
-	rt    *router
+	cable  cableMount
+	rt     *router
+	device deviceCodes // device login codes, in memory (device.go)
 }
 
 // New builds an emulator. With cfg.StatePath set the state lives in that file

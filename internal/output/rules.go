@@ -35,6 +35,8 @@ var rules = map[string]rule{
 	client.CodeNotFound:        {exit: ExitNotFound},
 	client.CodeUnauthorized:    {exit: ExitAuth, hints: unauthorizedHints},
 	client.CodeForbidden:       {exit: ExitAuth},
+	client.CodeDeviceDenied:    {exit: ExitAuth, hints: deviceLoginHints},
+	client.CodeDeviceExpired:   {exit: ExitAuth, hints: deviceLoginHints},
 	client.CodeValidation:      {exit: ExitInvalid, details: true},
 	client.CodeBadRequest:      {exit: ExitInvalid},
 	client.CodeInvalidArgument: {exit: ExitInvalid},
@@ -102,6 +104,10 @@ func circuitHints(h *hinter) []string {
 
 func unauthorizedHints(*hinter) []string {
 	return []string{"Check the API key: run `fibe auth login`, or set FIBE_API_KEY."}
+}
+
+func deviceLoginHints(h *hinter) []string {
+	return []string{fmt.Sprintf("Start again with `%s` and approve the new code in the browser.", h.command("auth", "login", "--web"))}
 }
 
 func notFundedHints(*hinter) []string {

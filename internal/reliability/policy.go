@@ -52,6 +52,18 @@ const (
 	DefaultBreakerWait        = time.Duration(0) // fail fast on an open breaker
 	MaxBreakerWait            = time.Hour        // the longest breaker_wait accepted
 
+	// SlowDownStep widens a poll interval each time the server asks for
+	// slower polling (RFC 8628 §3.5; docs/contract.md §5).
+	SlowDownStep = 5 * time.Second
+	// DefaultDeviceInterval is the poll interval of a device login when
+	// the server gives none (RFC 8628 §3.2), and DeviceMinInterval the
+	// least one honoured.
+	DefaultDeviceInterval = 5 * time.Second
+	DeviceMinInterval     = time.Second
+	// DefaultDeviceExpiry is how long a device code lives when the server
+	// does not say.
+	DefaultDeviceExpiry = 15 * time.Minute
+
 	// DefaultJournalWindow is how long a re-run of a mutation whose outcome
 	// is unknown reuses its idempotency key (docs/contract.md §10); it can be at
 	// most JournalMaxAge, the server's replay window.
@@ -122,4 +134,25 @@ func setInt(v *int, def int) {
 	if *v <= 0 {
 		*v = def
 	}
+}
+
+// NewDevicePoller paces the polls of a device login (`fibe auth login
+// --web`): the interval and lifetime the server gave (seconds; defaults
+// when missing), the first poll one interval after the code is shown, and
+// SlowDown widening the interval. Retry-After is capped by the policy's
+// MaxDelay.
+func NewDevicePoller(p Policy, interval, expiresIn int, clock Clock) Poller {
+	p = p.WithDefaults()
+	if clock == nil {
+		clock = SystemClock()
+	}
+	iv := time.Duration(interval) * time.Second
+	if interval <= 0 {
+		iv = DefaultDeviceInterval
+	}
+	life := time.Duration(expiresIn) * time.Second
+	if expiresIn <= 0 {
+		life = DefaultDeviceExpiry
+	}
+	return Poller{Interval: max(iv, DeviceMinInterval), Timeout: life, Ceiling: p.MaxDelay, Clock: clock, WaitFirst: true}
 }

@@ -39,6 +39,16 @@ type pollFailed struct {
 func (e *pollFailed) Error() string { return e.err.Error() }
 func (e *pollFailed) Unwrap() error { return e.err }
 
+// SlowDown is what a poll returns when the server asked for slower polling
+// (a slow_down answer, or a 429 that outlasted its retries): the poll
+// interval widens by SlowDownStep, or to after (capped) when that is
+// longer, for every poll that follows, and the wait goes on.
+func SlowDown(after time.Duration) error { return &slowDown{after: after} }
+
+type slowDown struct{ after time.Duration }
+
+func (e *slowDown) Error() string { return "the server asked for slower polling" }
+
 // Poller paces the polls of an async operation: every Interval (a poll
 // answer's Retry-After, capped at Ceiling, overrides the next interval),
 // giving up after Timeout. Each poll is a full request of its own, so it
@@ -48,6 +58,10 @@ type Poller struct {
 	Timeout  time.Duration
 	Ceiling  time.Duration
 	Clock    Clock
+	// WaitFirst makes the first poll wait one Interval too: a device login
+	// is not approved the instant its code is shown, and a server may
+	// answer a poll that comes sooner with slow_down.
+	WaitFirst bool
 }
 
 // NewPoller returns the policy's poller.
@@ -88,11 +102,22 @@ func (p Poller) Run(ctx context.Context, fn PollFunc) error {
 	pctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	var last error // the last poll's failure, if it failed
+	if p.WaitFirst {
+		if err := p.Clock.Sleep(ctx, min(p.Interval, p.Timeout)); err != nil {
+			return err
+		}
+	}
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		done, retryAfter, err := fn(pctx, n)
+		var slow *slowDown
+		if errors.As(err, &slow) {
+			// Every poll from now on is slower (RFC 8628 §3.5), not only the next.
+			p.Interval = max(p.Interval+SlowDownStep, capAt(slow.after, p.Ceiling))
+			err, done, retryAfter = nil, false, 0
+		}
 		if err != nil && ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded) {
 			return &PollTimeoutError{Last: last}
 		}

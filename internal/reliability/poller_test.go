@@ -3,6 +3,7 @@ package reliability
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -112,5 +113,50 @@ func TestPollerWaitsThroughFailedPolls(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("sleeps %v, want %v", got, want)
 		}
+	}
+}
+
+// A device login polls after one interval, widens the interval by the
+// step on every slow_down (to a capped Retry-After when that is longer)
+// and keeps the wider interval for every later poll.
+func TestDevicePollerWaitsFirstAndSlowsDown(t *testing.T) {
+	clock := reliabilitytest.NewClock(time.Unix(0, 0))
+	p := NewDevicePoller(Policy{}, 2, 120, clock)
+	if p.Timeout != 2*time.Minute || p.Interval != 2*time.Second || !p.WaitFirst {
+		t.Fatalf("poller %+v", p)
+	}
+	err := p.Run(context.Background(), func(ctx context.Context, n int) (bool, time.Duration, error) {
+		switch n {
+		case 2:
+			return false, 0, SlowDown(0) // slow_down: 2 s → 7 s
+		case 4:
+			return false, 0, SlowDown(time.Hour) // a 429's Retry-After: capped at 30 s
+		}
+		return n == 6, 0, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{2 * time.Second, 2 * time.Second, 7 * time.Second, 7 * time.Second, 30 * time.Second, 30 * time.Second}
+	if got := clock.Sleeps(); !slices.Equal(got, want) {
+		t.Fatalf("sleeps %v, want %v", got, want)
+	}
+}
+
+// The server's lifetime bounds the wait; missing numbers take the defaults.
+func TestDevicePollerExpiresAndDefaults(t *testing.T) {
+	clock := reliabilitytest.NewClock(time.Unix(0, 0))
+	p := NewDevicePoller(Policy{}, 1, 3, clock)
+	polls := 0
+	err := p.Run(context.Background(), func(context.Context, int) (bool, time.Duration, error) { polls++; return false, 0, nil })
+	if !errors.Is(err, ErrPollTimeout) || polls != 3 {
+		t.Fatalf("err %v after %d polls, want ErrPollTimeout after 3", err, polls)
+	}
+	d := NewDevicePoller(Policy{}, 0, 0, clock)
+	if d.Interval != DefaultDeviceInterval || d.Timeout != DefaultDeviceExpiry {
+		t.Errorf("defaults %+v", d)
+	}
+	if NewDevicePoller(Policy{}, -3, 10, clock).Interval != DefaultDeviceInterval {
+		t.Error("a negative interval is not the default")
 	}
 }
