@@ -27,6 +27,10 @@ type operation struct {
 	Replayed         bool
 	RequestID        string
 	Err              *errorView
+	// Seq orders the operation's renders: every change takes the next
+	// number of all operations, and the page never shows a lower one after
+	// a higher (order_guard.js).
+	Seq int64
 }
 
 // opView is a copy of an operation for rendering.
@@ -37,7 +41,14 @@ type operations struct {
 	byKey   map[string]*operation
 	byRef   map[string]*operation // latest per playground
 	byAsync map[string]*operation
+	seq     int64 // the last Seq given
 	wg      sync.WaitGroup
+}
+
+// changed marks a change of op; under o.mu.
+func (o *operations) changed(op *operation) {
+	o.seq++
+	op.Seq = o.seq
 }
 
 func newOperations() *operations {
@@ -52,6 +63,7 @@ func (o *operations) submit(key, ref, action string) (op *operation, fresh bool)
 	defer o.mu.Unlock()
 	if op = o.byKey[key]; op != nil {
 		op.Submits++
+		o.changed(op)
 		if op.State == "running" || op.State == "submitted" {
 			return op, false
 		}
@@ -63,6 +75,7 @@ func (o *operations) submit(key, ref, action string) (op *operation, fresh bool)
 		method, path = http.MethodPost, path+"/operations"
 	}
 	op = &operation{Key: key, Ref: ref, Action: action, method: method, path: path, State: "submitted", Submits: 1}
+	o.changed(op)
 	o.byKey[key] = op
 	o.byRef[ref] = op
 	return op, true
@@ -120,6 +133,7 @@ func (o *operations) event(e client.Event) string {
 	default:
 		return ""
 	}
+	o.changed(op)
 	return op.Ref
 }
 
@@ -204,10 +218,12 @@ func (s *Server) runOperation(op *operation) {
 		if meta != nil && meta.Replayed {
 			s.ops.mu.Lock()
 			op.Replayed = true
+			s.ops.changed(op)
 			s.ops.mu.Unlock()
 		}
 	}
 	s.ops.mu.Lock()
+	s.ops.changed(op)
 	if err != nil {
 		op.State, op.Err = "failed", errorOf(err)
 	} else {

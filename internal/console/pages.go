@@ -208,7 +208,7 @@ func (s *Server) previewSrc(pg *client.Playground) string {
 }
 
 // panesOf reads ?panes=logs,terminal,preview (a page showing only some
-// panes); all three by default.
+// panes; ?panes=none shows none); all three by default.
 func panesOf(q string) map[string]bool {
 	all := map[string]bool{"logs": true, "terminal": true, "preview": true}
 	if q == "" {
