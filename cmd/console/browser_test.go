@@ -28,19 +28,20 @@ const refreshStream = `<turbo-stream action="refresh"></turbo-stream>`
 // stream replaces of the preview pane) leave the iframe's document
 // running; a src change loads the new URL.
 func TestBrowserProtectedPreview(t *testing.T) {
-	fx := startConsole(t, 0)
+	fx := startConsole(t, quiet)
 	id := fx.runningPlayground("demo")
 	ref := fmt.Sprint(id)
-	ctx := newTab(t, 90*time.Second)
-	fx.openPage(ctx, "/playgrounds/"+ref)
+	ctx := newTab(t)
+	// The preview alone: streaming panes only cost a busy machine time.
+	fx.openPage(ctx, "/playgrounds/"+ref+"?panes=preview")
 	eval[bool](t, ctx, recordEvents)
 	frame := `document.getElementById("preview-frame")`
-	waitJS(t, ctx, 20*time.Second, frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== ""`)
-	waitJS(t, ctx, 10*time.Second, `document.querySelector("turbo-stream-source").streamSource !== undefined || true`)
+	waitJS(t, ctx, bound, frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== ""`)
 	version := eval[string](t, ctx, frame+`.dataset.readyVersion`)
 	// A marker and half-typed text inside the iframe's document.
 	eval[bool](t, ctx, `(() => { const w = `+frame+`.contentWindow; w.__marker = "kept"; w.document.getElementById("note").value = "typed inside"; return true })()`)
 	waitSSE(t, fx, ref)
+	streams := fx.run.EventStreams()
 
 	src := "/_preview/demo/"
 	for i := 1; i <= 20; i++ {
@@ -49,7 +50,7 @@ func TestBrowserProtectedPreview(t *testing.T) {
 		} else {
 			fx.run.Publish(ref, replaceStream("preview", previewPane(src)))
 		}
-		waitJS(t, ctx, 10*time.Second, fmt.Sprintf("%s === %d", count("fibe:protected-stream-blocked"), i))
+		waitJS(t, ctx, bound, fmt.Sprintf("%s === %d", count("fibe:protected-stream-blocked"), i))
 	}
 	checks := map[string]string{
 		"no second load":           count("previewload") + ` === 0`,
@@ -65,12 +66,17 @@ func TestBrowserProtectedPreview(t *testing.T) {
 			t.Errorf("after 20 same-URL updates: %s: false (%s)", what, js)
 		}
 	}
+	// The page's event stream is the element the morphs kept: reopening it
+	// would lose what is published meanwhile.
+	if n := fx.run.EventStreams() - streams; n != 0 {
+		t.Errorf("the page opened %d new event streams during 20 updates, want 0", n)
+	}
 
 	// A pane the page lacks arrives with an update of the layout that holds
 	// the iframe: it is inserted in place; the layout and the iframe stay.
 	eval[bool](t, ctx, `(document.getElementById("panes").__kept = true)`)
 	fx.run.Publish(ref, replaceStream("panes", `<div class="layout" id="panes"><section id="extra" class="card"><h2>Extra</h2></section>`+previewPane(src)+`</div>`))
-	waitJS(t, ctx, 10*time.Second, `document.getElementById("extra") !== null`)
+	waitJS(t, ctx, bound, `document.getElementById("extra") !== null`)
 	for what, js := range map[string]string{
 		"the layout element stays":         `document.getElementById("panes").__kept === true`,
 		"the new pane is in the layout":    `document.getElementById("extra").parentElement.id === "panes"`,
@@ -84,8 +90,8 @@ func TestBrowserProtectedPreview(t *testing.T) {
 
 	// A src change goes through and loads the new URL.
 	fx.run.Publish(ref, replaceStream("preview", previewPane("/_preview/demo/?v=2")))
-	waitJS(t, ctx, 10*time.Second, count("previewload")+` === 1`)
-	waitJS(t, ctx, 10*time.Second, frame+`.contentWindow.location.search === "?v=2" && `+frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== `+fmt.Sprintf("%q", version))
+	waitJS(t, ctx, bound, count("previewload")+` === 1`)
+	waitJS(t, ctx, bound, frame+`.contentWindow.location.search === "?v=2" && `+frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== `+fmt.Sprintf("%q", version))
 	if eval[bool](t, ctx, frame+`.contentWindow.__marker === "kept"`) {
 		t.Error("the marker survived a src change: the new URL did not load")
 	}
@@ -94,20 +100,27 @@ func TestBrowserProtectedPreview(t *testing.T) {
 	}
 }
 
-// waitSSE waits until the page's SSE connection is watched (a poller runs).
+// waitSSE waits until the page's event stream watches its playground: a
+// stream published before would reach no one. (The list page that the
+// login lands on has an event stream and a poller of its own.)
 func waitSSE(t *testing.T, fx *fixture, ref string) {
 	t.Helper()
-	waitFor(t, 10*time.Second, "the page to watch its playground", func() bool { return fx.run.Pollers() >= 1 })
+	waitFor(t, bound, "the page to watch its playground", func() bool { return fx.run.Watchers(ref) >= 1 })
 }
+
+// quiet is the poll interval of tests that publish every Turbo Stream
+// themselves: the poller polls once, when the page starts watching, and
+// sends nothing of its own (its streams are the poller tests' business).
+const quiet = time.Hour
 
 // TestBrowserDeferredRefresh: a half-typed settings form survives 20
 // background refreshes; the deferred refresh applies after submit.
 func TestBrowserDeferredRefresh(t *testing.T) {
-	fx := startConsole(t, 0)
+	fx := startConsole(t, quiet)
 	id := fx.runningPlayground("form")
 	ref := fmt.Sprint(id)
-	ctx := newTab(t, 90*time.Second)
-	fx.openPage(ctx, "/playgrounds/"+ref)
+	ctx := newTab(t)
+	fx.openPage(ctx, "/playgrounds/"+ref+"?panes=none")
 	eval[bool](t, ctx, recordEvents)
 	waitSSE(t, fx, ref)
 	if err := chromedp.Do(ctx, chromedp.SendKeys("#settings_env", "HALF=typed")); err != nil {
@@ -116,7 +129,7 @@ func TestBrowserDeferredRefresh(t *testing.T) {
 	field := `document.getElementById("settings_env")`
 	for i := 1; i <= 20; i++ {
 		fx.run.Publish(ref, refreshStream)
-		waitJS(t, ctx, 10*time.Second, fmt.Sprintf("%s === %d", count("fibe:refresh-deferred"), i))
+		waitJS(t, ctx, bound, fmt.Sprintf("%s === %d", count("fibe:refresh-deferred"), i))
 		if i == 10 {
 			// Leave the field: still dirty, so still deferred.
 			eval[bool](t, ctx, field+`.blur(), true`)
@@ -131,8 +144,8 @@ func TestBrowserDeferredRefresh(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(`form#settings button[type="submit"]`)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, 15*time.Second, count("fibe:refresh-applied")+` === 1`)
-	waitFor(t, 10*time.Second, "the overrides saved", func() bool {
+	waitJS(t, ctx, bound, count("fibe:refresh-applied")+` === 1`)
+	waitFor(t, bound, "the overrides saved", func() bool {
 		_, pg := fx.api("GET", "/api/playgrounds/"+ref, nil)
 		env, _ := pg["env_overrides"].(map[string]any)
 		return env["HALF"] == "typed"
@@ -146,14 +159,14 @@ func TestBrowserDeferredRefresh(t *testing.T) {
 func TestBrowserLogsOneShotRecovery(t *testing.T) {
 	fx := startConsole(t, 0)
 	id := fx.runningPlayground("logs")
-	ctx := newTab(t, 90*time.Second)
+	ctx := newTab(t)
 	// The logs alone: the emulator's expiry faults hit the next message of
 	// any subscription, the terminal's greeting included.
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=logs", id))
 	eval[bool](t, ctx, recordEvents)
 	pane := `document.getElementById("logs")`
 	lines := `document.querySelectorAll("#logs .log-line").length`
-	waitJS(t, ctx, 20*time.Second, pane+`.dataset.state === "live" && `+lines+` > 5`)
+	waitJS(t, ctx, bound, pane+`.dataset.state === "live" && `+lines+` > 5`)
 	checkOneShot(t, fx, ctx, pane, lines, nil)
 }
 
@@ -161,20 +174,20 @@ func TestBrowserLogsOneShotRecovery(t *testing.T) {
 func TestBrowserTerminalOneShotRecovery(t *testing.T) {
 	fx := startConsole(t, 0)
 	id := fx.runningPlayground("term")
-	ctx := newTab(t, 90*time.Second)
+	ctx := newTab(t)
 	// The terminal alone: the emulator's expiry faults hit the next message
 	// of any subscription, and logs flow all the time.
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=terminal", id))
 	eval[bool](t, ctx, recordEvents)
 	pane := `document.getElementById("terminal")`
-	waitJS(t, ctx, 20*time.Second, `["live", "rejected"].includes(`+pane+`.dataset.state)`)
+	waitJS(t, ctx, bound, `["live", "rejected"].includes(`+pane+`.dataset.state)`)
 	if st := eval[string](t, ctx, pane+`.dataset.state`); st != "live" {
 		t.Fatalf("the terminal pane is %q, want live", st)
 	}
 	// Type a command: its output is the terminal's scrollback to keep.
 	typeInTerminal(t, ctx, "echo before-expiry")
 	text := `document.querySelector("#terminal .xterm-rows").textContent`
-	waitJS(t, ctx, 10*time.Second, text+`.includes("before-expiry")`)
+	waitJS(t, ctx, bound, text+`.includes("before-expiry")`)
 	// Output makes the next message, which carries the armed expiry.
 	poke := func() { typeInTerminal(t, ctx, "echo poke") }
 	checkOneShot(t, fx, ctx, pane, `(`+text+`.includes("before-expiry") ? 1 : 0)`, poke)
@@ -208,9 +221,10 @@ func checkOneShot(t *testing.T, fx *fixture, ctx context.Context, pane, kept str
 	}
 	before := fx.run.CableConnections()
 	keptBefore := eval[int](t, ctx, kept)
+	fx.waitCableOpen(1)
 	fx.chaos("cable-expire-burst=100")
 	poke()
-	waitJS(t, ctx, 20*time.Second, count("fibe:stream-recovered")+` === 1`)
+	waitJS(t, ctx, bound, count("fibe:stream-recovered")+` === 1`)
 	if r := eval[string](t, ctx, pane+`.dataset.recoveries`); r != "1" {
 		t.Fatalf("data-recoveries = %s after a burst of 100 expiries, want 1", r)
 	}
@@ -223,10 +237,12 @@ func checkOneShot(t *testing.T, fx *fixture, ctx context.Context, pane, kept str
 	if n := eval[int](t, ctx, kept); n < keptBefore {
 		t.Fatalf("the pane lost content across the recovery: %d before, %d after", keptBefore, n)
 	}
-	// A second expiry after the confirmation: one more recovery.
+	// A second expiry after the confirmation: one more recovery, once the
+	// connection the first one retired is gone.
+	fx.waitCableOpen(1)
 	fx.chaos("cable-expire=once")
 	poke()
-	waitJS(t, ctx, 20*time.Second, count("fibe:stream-recovered")+` === 2`)
+	waitJS(t, ctx, bound, count("fibe:stream-recovered")+` === 2`)
 	if r := eval[string](t, ctx, pane+`.dataset.recoveries`); r != "2" {
 		t.Fatalf("data-recoveries = %s after a second expiry, want 2", r)
 	}
@@ -242,7 +258,7 @@ func checkOneShot(t *testing.T, fx *fixture, ctx context.Context, pane, kept str
 func TestBrowserRolloutIdempotent(t *testing.T) {
 	fx := startConsole(t, 0)
 	id := fx.runningPlayground("roll")
-	ctx := newTab(t, 90*time.Second)
+	ctx := newTab(t)
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=preview", id))
 	waitSSE(t, fx, fmt.Sprint(id))
 	key := func() string {
@@ -256,7 +272,7 @@ func TestBrowserRolloutIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := `document.getElementById("operation")`
-	waitJS(t, ctx, 30*time.Second, op+`.dataset.key === "`+firstKey+`" && `+op+`.dataset.state === "succeeded"`)
+	waitJS(t, ctx, bound, op+`.dataset.key === "`+firstKey+`" && `+op+`.dataset.state === "succeeded"`)
 	s1 := fx.stats()
 	if d := s1.Mutations - s0.Mutations; d != 1 {
 		t.Errorf("a rollout under commit-then-502 executed %d mutations, want 1", d)
@@ -273,7 +289,7 @@ func TestBrowserRolloutIdempotent(t *testing.T) {
 	}
 
 	// Once the outcome is known the forms carry a fresh key.
-	waitJS(t, ctx, 10*time.Second, `document.querySelector('form[data-action-form="rollout"] input[name="idempotency_key"]').value !== "`+firstKey+`"`)
+	waitJS(t, ctx, bound, `document.querySelector('form[data-action-form="rollout"] input[name="idempotency_key"]').value !== "`+firstKey+`"`)
 	fx.chaos("")
 	secondKey := key()
 	s2 := fx.stats()
@@ -285,7 +301,7 @@ func TestBrowserRolloutIdempotent(t *testing.T) {
 	  post(); post();
 	  return true;
 	})()`)
-	waitJS(t, ctx, 30*time.Second, op+`.dataset.key === "`+secondKey+`" && `+op+`.dataset.state === "succeeded" && `+op+`.dataset.submits === "2"`)
+	waitJS(t, ctx, bound, op+`.dataset.key === "`+secondKey+`" && `+op+`.dataset.state === "succeeded" && `+op+`.dataset.submits === "2"`)
 	s3 := fx.stats()
 	if d := s3.Mutations - s2.Mutations; d != 1 {
 		t.Errorf("a double submit executed %d mutations, want 1", d)
@@ -298,7 +314,7 @@ func TestBrowserRolloutIdempotent(t *testing.T) {
 	  fetch(location.pathname.replace(/\/?$/, "") + "/actions/rollout", { method: "POST", body, headers: { "X-CSRF-Token": token } });
 	  return true;
 	})()`)
-	waitJS(t, ctx, 30*time.Second, op+`.dataset.submits === "3" && `+op+`.dataset.state === "succeeded"`)
+	waitJS(t, ctx, bound, op+`.dataset.submits === "3" && `+op+`.dataset.state === "succeeded"`)
 	s4 := fx.stats()
 	if d := s4.Mutations - s3.Mutations; d != 0 {
 		t.Errorf("resubmitting a finished form executed %d mutations, want 0 (a replay)", d)
@@ -315,19 +331,56 @@ func TestBrowserActionErrorShowsCodeAndRequestID(t *testing.T) {
 	if st, body := fx.api("POST", "/api/playgrounds", map[string]any{"playground": map[string]any{"name": "bad", "playspec_id": "broken", "marquee_id": "local"}}); st/100 != 2 {
 		t.Fatalf("create: %d %v", st, body)
 	}
-	ctx := newTab(t, 60*time.Second)
-	fx.openPage(ctx, "/playgrounds/bad?panes=logs")
+	ctx := newTab(t)
+	fx.openPage(ctx, "/playgrounds/bad?panes=none")
 	if err := chromedp.Do(ctx, chromedp.Click(`form[data-action-form="rollout"] button`)); err != nil {
 		t.Fatal(err)
 	}
 	op := `document.getElementById("operation")`
-	waitJS(t, ctx, 30*time.Second, op+`.dataset.state === "failed"`)
+	waitJS(t, ctx, bound, op+`.dataset.state === "failed"`)
 	code := eval[string](t, ctx, op+`.querySelector(".error").dataset.code`)
 	rid := eval[string](t, ctx, op+`.querySelector(".error").dataset.requestId`)
 	text := eval[string](t, ctx, op+`.querySelector(".error").textContent`)
 	if code == "" || !strings.HasPrefix(rid, "req_") || !strings.Contains(text, code) || !strings.Contains(text, "(request "+rid+")") {
 		t.Fatalf("the error line lacks its code or request id: code %q, request %q, text %q", code, rid, text)
 	}
+}
+
+// TestBrowserOperationNeverGoesBack: a render of #operation older than the
+// one shown (a refreshed page fetched before the last streamed update, a
+// late stream) never replaces it; a newer one does.
+func TestBrowserOperationNeverGoesBack(t *testing.T) {
+	fx := startConsole(t, quiet)
+	id := fx.runningPlayground("order")
+	ref := fmt.Sprint(id)
+	ctx := newTab(t)
+	fx.openPage(ctx, "/playgrounds/"+ref+"?panes=none")
+	waitSSE(t, fx, ref)
+	if err := chromedp.Do(ctx, chromedp.Click(`form[data-action-form="rollout"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	op := `document.getElementById("operation")`
+	waitJS(t, ctx, bound, op+`.dataset.state === "succeeded"`)
+	var seq int
+	if _, err := fmt.Sscan(eval[string](t, ctx, op+`.dataset.seq`), &seq); err != nil || seq < 1 {
+		t.Fatalf("#operation has no data-seq: %v", err)
+	}
+	pane := func(state string, seq int) string {
+		return fmt.Sprintf(`<section id="operation" class="card" data-key="k" data-state="%s" data-submits="1" data-seq="%d"><h2>Operation</h2><p>%s</p></section>`, state, seq, state)
+	}
+	// A stale replace, then a stale morph, then a marker: streams render in
+	// order, so once the marker is in, both stale ones were handled.
+	fx.run.Publish(ref, replaceStream("operation", pane("running", seq-1)))
+	fx.run.Publish(ref, `<turbo-stream action="replace" method="morph" target="operation"><template>`+pane("submitted", seq-1)+`</template></turbo-stream>`)
+	fx.run.Publish(ref, `<turbo-stream action="append" target="panes"><template><div id="after-stale"></div></template></turbo-stream>`)
+	waitJS(t, ctx, bound, `document.getElementById("after-stale") !== null`)
+	if st := eval[string](t, ctx, op+`.dataset.state`); st != "succeeded" {
+		t.Fatalf("an older render of #operation replaced it: state %q, want succeeded", st)
+	}
+	fx.run.Publish(ref, `<turbo-stream action="replace" method="morph" target="operation"><template>`+pane("failed", seq+1)+`</template></turbo-stream>`)
+	waitJS(t, ctx, bound, op+`.dataset.state === "failed"`)
+	fx.run.Publish(ref, replaceStream("operation", pane("running", seq+2)))
+	waitJS(t, ctx, bound, op+`.dataset.state === "running"`)
 }
 
 // TestScreenshot writes the README's screenshot of a playground page when
@@ -341,13 +394,13 @@ func TestScreenshot(t *testing.T) {
 	}
 	fx := startConsole(t, 0)
 	id := fx.runningPlayground("preview-42")
-	ctx := newTab(t, 60*time.Second)
+	ctx := newTab(t)
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d", id))
 	if err := chromedp.Do(ctx, chromedp.Click(`form[data-action-form="rollout"] button`)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, 30*time.Second, `document.getElementById("operation").dataset.state === "succeeded"`)
-	waitJS(t, ctx, 20*time.Second, `document.querySelectorAll("#logs .log-line").length > 12 && document.getElementById("preview-frame").dataset.ready === "true"`)
+	waitJS(t, ctx, bound, `document.getElementById("operation").dataset.state === "succeeded"`)
+	waitJS(t, ctx, bound, `document.querySelectorAll("#logs .log-line").length > 12 && document.getElementById("preview-frame").dataset.ready === "true"`)
 	eval[bool](t, ctx, `(() => { const d = document.getElementById("preview-frame").contentDocument; d.getElementById("note").value = "hello from the preview"; return true })()`)
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
@@ -364,18 +417,18 @@ func TestScreenshot(t *testing.T) {
 func TestBrowserLogsReconnectAfterDrop(t *testing.T) {
 	fx := startConsole(t, 0)
 	id := fx.runningPlayground("drop")
-	ctx := newTab(t, 60*time.Second)
+	ctx := newTab(t)
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=logs", id))
 	eval[bool](t, ctx, recordEvents)
 	pane := `document.getElementById("logs")`
 	lines := `document.querySelectorAll("#logs .log-line").length`
-	waitJS(t, ctx, 20*time.Second, pane+`.dataset.state === "live" && `+lines+` > 5`)
+	waitJS(t, ctx, bound, pane+`.dataset.state === "live" && `+lines+` > 5`)
 	before := fx.run.CableConnections()
 	fx.chaos("cable-drop=1")
-	waitJS(t, ctx, 10*time.Second, `["reconnecting", "connecting", "closed", "error"].includes(`+pane+`.dataset.state)`)
+	waitJS(t, ctx, bound, `["reconnecting", "connecting", "closed", "error"].includes(`+pane+`.dataset.state)`)
 	fx.chaos("")
 	n := eval[int](t, ctx, lines)
-	waitJS(t, ctx, 20*time.Second, pane+`.dataset.state === "live" && `+lines+fmt.Sprintf(` > %d`, n+5))
+	waitJS(t, ctx, bound, pane+`.dataset.state === "live" && `+lines+fmt.Sprintf(` > %d`, n+5))
 	if fx.run.CableConnections() <= before {
 		t.Fatal("no new cable connection after the drop")
 	}

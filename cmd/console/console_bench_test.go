@@ -31,7 +31,7 @@ import (
 func BenchmarkConsoleFirstLoad(b *testing.B) {
 	fx := startConsole(b, 0)
 	id := fx.runningPlayground("bench")
-	ctx := newTab(b, 10*time.Minute)
+	ctx := newTab(b)
 	fx.openPage(ctx, "/")
 	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
@@ -74,7 +74,7 @@ func BenchmarkConsoleStatusLatency(b *testing.B) {
 			}
 		}
 	})
-	ctx := newTab(b, 10*time.Minute)
+	ctx := newTab(b)
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=none", id))
 	waitFor(b, 10*time.Second, "the poller", func() bool { return fx.run.Pollers() == 1 })
 	eval[bool](b, ctx, `(() => {
@@ -120,7 +120,7 @@ func BenchmarkConsoleTwentyTabs(b *testing.B) {
 	for _, tabs := range []int{1, 20} {
 		ctxs := make([]context.Context, tabs)
 		for i := range ctxs {
-			ctxs[i] = newTab(b, 10*time.Minute)
+			ctxs[i] = newTab(b)
 			fx.openPage(ctxs[i], page)
 		}
 		waitFor(b, 20*time.Second, "the poller", func() bool { return fx.run.Pollers() == 1 })

@@ -24,6 +24,13 @@ import (
 	"github.com/fibegg/fibe/internal/localapi"
 )
 
+// bound is how long any wait of these tests may take: generous, since a
+// pass is fast anyway and a shared machine may be very busy.
+const bound = 60 * time.Second
+
+// tabLimit bounds one test's whole use of its tab.
+const tabLimit = 4 * time.Minute
+
 // One browser serves every test of this binary (tabs are cheap, browsers
 // are not on a shared machine).
 var browser struct {
@@ -103,15 +110,15 @@ func needBrowser(t testing.TB) context.Context {
 }
 
 // newTab opens a tab of the shared browser, closed with the test; every
-// action in it is bounded by timeout.
-func newTab(t testing.TB, timeout time.Duration) context.Context {
+// action in it is bounded by tabLimit.
+func newTab(t testing.TB) context.Context {
 	t.Helper()
 	tab, closeTab := chromedp.NewContext(needBrowser(t))
 	t.Cleanup(closeTab)
 	if err := chromedp.Do(tab); err != nil { // opens the tab
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(tab, timeout)
+	ctx, cancel := context.WithTimeout(tab, tabLimit)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -144,9 +151,9 @@ func startConsole(t testing.TB, poll time.Duration) *fixture {
 	case err := <-done:
 		cancel()
 		t.Fatalf("console did not start: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(bound):
 		cancel()
-		t.Fatal("console did not start within 30s")
+		t.Fatalf("console did not start within %s", bound)
 	}
 	t.Cleanup(func() {
 		cancel()
@@ -155,12 +162,12 @@ func startConsole(t testing.TB, poll time.Duration) *fixture {
 			if err != nil {
 				t.Errorf("console ended with %v", err)
 			}
-		case <-time.After(15 * time.Second):
-			t.Error("console did not stop within 15s of its context ending")
+		case <-time.After(bound):
+			t.Errorf("console did not stop within %s of its context ending", bound)
 		}
 	})
 	jar, _ := cookiejar.New(nil)
-	fx.http = &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	fx.http = &http.Client{Jar: jar, Timeout: bound}
 	return fx
 }
 
@@ -235,6 +242,17 @@ func (fx *fixture) stats() localapi.Stats {
 	return st
 }
 
+// waitCableOpen waits until the emulator holds n stream connections open:
+// a fault armed while a connection being retired is still open could hit
+// that one instead of the pane's.
+func (fx *fixture) waitCableOpen(n int) {
+	fx.t.Helper()
+	waitFor(fx.t, bound, fmt.Sprintf("%d open cable connections at the emulator", n), func() bool {
+		c := fx.stats().Cable
+		return c != nil && c.Open == n
+	})
+}
+
 // runningPlayground creates a playground and rolls it out; it returns its id.
 func (fx *fixture) runningPlayground(name string) int64 {
 	fx.t.Helper()
@@ -246,7 +264,7 @@ func (fx *fixture) runningPlayground(name string) int64 {
 		fx.t.Fatalf("rollout %s: %d %v", name, st, body)
 	}
 	var id int64
-	waitFor(fx.t, 30*time.Second, "playground "+name+" running", func() bool {
+	waitFor(fx.t, bound, "playground "+name+" running", func() bool {
 		_, pg := fx.api("GET", "/api/playgrounds/"+url.PathEscape(name), nil)
 		if n, ok := pg["id"].(float64); ok {
 			id = int64(n)
@@ -289,23 +307,38 @@ func eval[T any](t testing.TB, ctx context.Context, js string) T {
 	return v
 }
 
-// waitJS waits until the JS expression is true in the tab.
+// waitJS waits until the JS expression is true in the tab. The page
+// itself re-evaluates it every 20ms (one call to the browser per wait, not
+// one per check); a navigation that ends the page's script context is
+// waited through.
 func waitJS(t testing.TB, ctx context.Context, limit time.Duration, js string) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+js+")"))
-		if err != nil {
-			t.Fatalf("evaluating %s: %v", js, err)
-		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
+		left := time.Until(deadline)
+		if left <= 0 {
 			dump, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__fibe || {})`))
 			t.Fatalf("timed out after %s waiting for %s (recorded: %s)", limit, js, dump)
 		}
-		time.Sleep(25 * time.Millisecond)
+		chunk := min(left, 5*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`new Promise((resolve) => {
+  const end = Date.now() + %d;
+  const check = () => {
+    let ok = false;
+    try { ok = !!(%s); } catch (e) {}
+    if (ok || Date.now() >= end) resolve(ok); else setTimeout(check, 20);
+  };
+  check();
+})`, chunk.Milliseconds(), js), chromedp.EvalAwaitPromise))
+		if ok {
+			return
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatalf("waiting for %s: %v", js, err)
+			}
+			time.Sleep(20 * time.Millisecond) // a page being replaced
+		}
 	}
 }
 

@@ -71,10 +71,10 @@ func TestTwentyTabsOnePoller(t *testing.T) {
 		for i := 0; i < tabs; i++ {
 			fx.sse(ctx, page)
 		}
-		waitFor(t, 5*time.Second, "the poller", func() bool { return fx.run.Pollers() == 1 })
-		waitFor(t, 5*time.Second, "a first poll", func() bool { return fx.run.Polls() > 0 })
+		waitFor(t, bound, "the poller", func() bool { return fx.run.Pollers() == 1 })
+		waitFor(t, bound, "a first poll", func() bool { return fx.run.Polls() > 0 })
 		p0, r0 := fx.run.Polls(), fx.pollsOf(route)
-		waitFor(t, 10*time.Second, "10 poll cycles", func() bool { return fx.run.Polls() >= p0+10 })
+		waitFor(t, bound, "10 poll cycles", func() bool { return fx.run.Polls() >= p0+10 })
 		p1, r1 := fx.run.Polls(), fx.pollsOf(route)
 		if fx.run.Pollers() != 1 {
 			t.Errorf("%d tabs: %d pollers, want 1", tabs, fx.run.Pollers())
@@ -83,7 +83,7 @@ func TestTwentyTabsOnePoller(t *testing.T) {
 			t.Errorf("%d tabs: %d API requests in %d poll cycles, want one per cycle", tabs, reqs, cycles)
 		}
 		cancel()
-		waitFor(t, 5*time.Second, "the poller to stop with its last tab", func() bool { return fx.run.Pollers() == 0 })
+		waitFor(t, bound, "the poller to stop with its last tab", func() bool { return fx.run.Pollers() == 0 })
 	}
 }
 
@@ -98,12 +98,12 @@ func TestListRowsLive(t *testing.T) {
 	defer cancel()
 	single := fx.pollsOf("GET /api/playgrounds/{id}")
 	events := fx.sse(ctx, "/events/playgrounds")
-	waitFor(t, 5*time.Second, "the list poller", func() bool { return fx.run.Pollers() == 1 })
+	waitFor(t, bound, "the list poller", func() bool { return fx.run.Pollers() == 1 })
 	if st, body := fx.api("POST", fmt.Sprintf("/api/playgrounds/%d/operations", a), map[string]any{"action_type": "stop"}); st/100 != 2 {
 		t.Fatalf("stop: %d %v", st, body)
 	}
 	target := fmt.Sprintf(`target="playground_%d"`, a)
-	deadline := time.After(15 * time.Second)
+	deadline := time.After(bound)
 	for {
 		select {
 		case ev, ok := <-events:
@@ -117,7 +117,7 @@ func TestListRowsLive(t *testing.T) {
 				return
 			}
 		case <-deadline:
-			t.Fatal("no replace of the row with status stopped within 15s")
+			t.Fatalf("no replace of the row with status stopped within %s", bound)
 		}
 	}
 }

@@ -4,16 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/reliability"
 )
-
-var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{32}$`) })
 
 // operation is one logical action: one idempotency key, however many times
 // its form was submitted.
@@ -27,6 +25,10 @@ type operation struct {
 	Replayed         bool
 	RequestID        string
 	Err              *errorView
+	// Seq orders the operation's renders: every change takes the next
+	// number of all operations, and the page never shows a lower one after
+	// a higher (order_guard.js).
+	Seq int64
 }
 
 // opView is a copy of an operation for rendering.
@@ -37,7 +39,14 @@ type operations struct {
 	byKey   map[string]*operation
 	byRef   map[string]*operation // latest per playground
 	byAsync map[string]*operation
+	seq     int64 // the last Seq given
 	wg      sync.WaitGroup
+}
+
+// changed marks a change of op; under o.mu.
+func (o *operations) changed(op *operation) {
+	o.seq++
+	op.Seq = o.seq
 }
 
 func newOperations() *operations {
@@ -52,6 +61,7 @@ func (o *operations) submit(key, ref, action string) (op *operation, fresh bool)
 	defer o.mu.Unlock()
 	if op = o.byKey[key]; op != nil {
 		op.Submits++
+		o.changed(op)
 		if op.State == "running" || op.State == "submitted" {
 			return op, false
 		}
@@ -63,6 +73,7 @@ func (o *operations) submit(key, ref, action string) (op *operation, fresh bool)
 		method, path = http.MethodPost, path+"/operations"
 	}
 	op = &operation{Key: key, Ref: ref, Action: action, method: method, path: path, State: "submitted", Submits: 1}
+	o.changed(op)
 	o.byKey[key] = op
 	o.byRef[ref] = op
 	return op, true
@@ -120,6 +131,7 @@ func (o *operations) event(e client.Event) string {
 	default:
 		return ""
 	}
+	o.changed(op)
 	return op.Ref
 }
 
@@ -155,8 +167,8 @@ func (s *Server) postAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.PostFormValue("idempotency_key")
-	if !keyPattern().MatchString(key) {
-		http.Error(w, "422 unprocessable: idempotency_key must be 32 lowercase hex characters", http.StatusUnprocessableEntity)
+	if err := reliability.ValidateIdempotencyKey(key); err != nil {
+		http.Error(w, "422 unprocessable: INVALID_ARGUMENT: idempotency_key: "+err.Error(), http.StatusUnprocessableEntity)
 		return
 	}
 	op, fresh := s.ops.submit(key, ref, action)
@@ -204,10 +216,12 @@ func (s *Server) runOperation(op *operation) {
 		if meta != nil && meta.Replayed {
 			s.ops.mu.Lock()
 			op.Replayed = true
+			s.ops.changed(op)
 			s.ops.mu.Unlock()
 		}
 	}
 	s.ops.mu.Lock()
+	s.ops.changed(op)
 	if err != nil {
 		op.State, op.Err = "failed", errorOf(err)
 	} else {
@@ -235,7 +249,10 @@ func (s *Server) runOperation(op *operation) {
 }
 
 // saveSettings saves the settings form: environment overrides with a
-// PATCH, and an expiry extension when hours are given.
+// PATCH, and an expiry extension when hours are given. One submitted form
+// is one logical operation: each of its requests sends a key derived from
+// the form's key, so submitting the same form again replays both instead
+// of extending the expiry twice.
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("ref")
 	if r.Method == http.MethodPost && !strings.EqualFold(r.PostFormValue("_method"), "patch") {
@@ -243,16 +260,26 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.PostFormValue("idempotency_key")
-	if key != "" && !keyPattern().MatchString(key) {
-		http.Error(w, "422 unprocessable: idempotency_key must be 32 lowercase hex characters", http.StatusUnprocessableEntity)
-		return
+	if key != "" {
+		if err := reliability.ValidateIdempotencyKey(key); err != nil {
+			http.Error(w, "422 unprocessable: INVALID_ARGUMENT: idempotency_key: "+err.Error(), http.StatusUnprocessableEntity)
+			return
+		}
+	}
+	// stepKey is the key of one request of the form ("" without a form key:
+	// the client mints and journals one, as for the command line).
+	stepKey := func(step string) client.MutationOptions {
+		if key == "" {
+			return client.MutationOptions{}
+		}
+		return client.MutationOptions{IdempotencyKey: reliability.DeriveIdempotencyKey(key, step)}
 	}
 	env, perr := parseEnv(r.PostFormValue("env_overrides"))
 	hours := 0
 	if h := strings.TrimSpace(r.PostFormValue("extend_hours")); h != "" && perr == nil {
 		n, err := strconv.Atoi(h)
 		if err != nil || n <= 0 || n > 24*365 {
-			perr = &client.Error{Code: "BAD_INPUT", Message: "extend hours must be a whole number of hours, 1 or more"}
+			perr = invalidArgument("extend_hours", "extend hours must be a whole number of hours, 1 or more")
 		}
 		hours = n
 	}
@@ -260,10 +287,10 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	err := perr
 	if err == nil && env != nil {
-		_, _, err = s.api.Playgrounds.Update(ctx, ref, map[string]any{"env_overrides": env}, client.MutationOptions{IdempotencyKey: key})
+		_, _, err = s.api.Playgrounds.Update(ctx, ref, map[string]any{"env_overrides": env}, stepKey("settings/env_overrides"))
 	}
 	if err == nil && hours > 0 {
-		_, _, err = s.api.Playgrounds.Extend(ctx, ref, hours, client.MutationOptions{})
+		_, _, err = s.api.Playgrounds.Extend(ctx, ref, hours, stepKey("settings/extend"))
 	}
 	if err != nil {
 		pg, _, gerr := s.api.Playgrounds.Get(ctx, ref)
@@ -288,9 +315,15 @@ func parseEnv(s string) (map[string]string, error) {
 	for _, f := range fields {
 		k, v, ok := strings.Cut(f, "=")
 		if !ok || k == "" {
-			return nil, &client.Error{Code: "BAD_INPUT", Message: "environment overrides are KEY=value pairs; " + strconv.Quote(f) + " is not"}
+			return nil, invalidArgument("env_overrides", "environment overrides are KEY=value pairs; "+strconv.Quote(f)+" is not")
 		}
 		env[k] = v
 	}
 	return env, nil
+}
+
+// invalidArgument is bad input in a form: refused before any request, with
+// the contract's code and the field it names.
+func invalidArgument(field, msg string) *client.Error {
+	return &client.Error{Code: "INVALID_ARGUMENT", Message: msg, Details: map[string]any{"field": field}}
 }

@@ -35,6 +35,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, key string,
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	s.events.Add(1)
 	sub, unwatch := s.hub.watch(key, mk)
 	defer unwatch()
 	_, _ = fmt.Fprint(w, ": connected\n\n")

@@ -139,5 +139,15 @@ func (h *hub) running() int {
 	return len(h.topics)
 }
 
+// watchers is how many connections watch key now.
+func (h *hub) watchers(key string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t := h.topics[key]; t != nil {
+		return len(t.subs)
+	}
+	return 0
+}
+
 // wait waits for the pollers after the hub's context ended.
 func (h *hub) wait() { h.wg.Wait() }

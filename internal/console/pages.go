@@ -12,6 +12,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/reliability"
 )
 
 type ctxKey struct{}
@@ -174,7 +175,7 @@ func (s *Server) playgroundView(r *http.Request, ref string, pg *client.Playgrou
 		}
 	}
 	v.Actions = actionForms(v.Ref, v.CSRF)
-	v.SettingsKey = randomHex(16)
+	v.SettingsKey = reliability.NewIdempotencyKey()
 	v.Op = s.ops.latest(v.Ref)
 	v.Panes = panesOf(r.URL.Query().Get("panes"))
 	return v
@@ -185,7 +186,7 @@ func (s *Server) playgroundView(r *http.Request, ref string, pg *client.Playgrou
 func actionForms(ref, csrf string) []actionForm {
 	out := make([]actionForm, 0, len(actionNames))
 	for _, a := range actionNames {
-		out = append(out, actionForm{Ref: ref, Action: a.Action, Label: a.Label, Key: randomHex(16), CSRF: csrf})
+		out = append(out, actionForm{Ref: ref, Action: a.Action, Label: a.Label, Key: reliability.NewIdempotencyKey(), CSRF: csrf})
 	}
 	return out
 }
@@ -208,7 +209,7 @@ func (s *Server) previewSrc(pg *client.Playground) string {
 }
 
 // panesOf reads ?panes=logs,terminal,preview (a page showing only some
-// panes); all three by default.
+// panes; ?panes=none shows none); all three by default.
 func panesOf(q string) map[string]bool {
 	all := map[string]bool{"logs": true, "terminal": true, "preview": true}
 	if q == "" {

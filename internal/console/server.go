@@ -54,6 +54,7 @@ type Server struct {
 	hub    *hub
 	ops    *operations
 	relays atomic.Int64 // API cable connections opened by relays
+	events atomic.Int64 // event streams (SSE) opened by tabs
 
 	relayWG sync.WaitGroup // running relays
 	closing bool           // under mu: no new relay may start
@@ -199,11 +200,19 @@ func (s *Server) OnPublish(f func(topic, stream string, at time.Time)) {
 	s.hub.mu.Unlock()
 }
 
+// EventStreams is how many event streams (SSE) tabs have opened in all.
+func (s *Server) EventStreams() int64 { return s.events.Load() }
+
 // Polls is how many poll cycles the pollers have run.
 func (s *Server) Polls() int64 { return s.hub.polls.Load() }
 
 // Pollers is how many pollers run now (one per watched page).
 func (s *Server) Pollers() int { return s.hub.running() }
+
+// Watchers is how many event streams (tabs, or the one tab that shares
+// its stream with the others) watch the playground page of ref (as in its
+// URL) now: a stream published with Publish reaches them.
+func (s *Server) Watchers(ref string) int { return s.hub.watchers(pgTopic(ref)) }
 
 func randomHex(n int) string {
 	b := make([]byte, n)

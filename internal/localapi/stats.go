@@ -2,6 +2,8 @@ package localapi
 
 import (
 	"net/http"
+
+	"github.com/fibegg/fibe/internal/localapi/cable"
 )
 
 // Stats are the emulator's counters, for tests and benchmarks.
@@ -11,6 +13,10 @@ type Stats struct {
 	Replays   int                       `json:"replays"`   // idempotent replays served
 	Creates   map[string]int            `json:"creates"`   // playground/marquee name → times created
 	Faults    map[string]int            `json:"faults"`    // fault kind → times injected
+	// Cable counts what the /cable endpoint did: connections accepted and
+	// open now, subscriptions, expiries, drops (filled in by GET
+	// /_local/stats).
+	Cable *cable.Stats `json:"cable,omitempty"`
 }
 
 func (s *Stats) init() {
@@ -57,7 +63,12 @@ func (s Stats) clone() Stats {
 // getStats serves GET /_local/stats. The request itself is counted after
 // the snapshot is taken.
 func (s *Server) getStats(rc *reqCtx) (*reply, error) {
-	return jsonReply(http.StatusOK, rc.st.Stats.clone()), nil
+	st := rc.st.Stats.clone()
+	if s.cable != nil {
+		cs := s.cable.Stats()
+		st.Cable = &cs
+	}
+	return jsonReply(http.StatusOK, st), nil
 }
 
 // postChaos serves POST /_local/chaos {"spec": "..."}.

@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 )
@@ -15,6 +16,16 @@ func NewIdempotencyKey() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails; it crashes the process instead
 	return hex.EncodeToString(b[:])
+}
+
+// DeriveIdempotencyKey is the key of one step of a logical operation whose
+// key is key: the same key and step always give the same derived key, and
+// different steps give different ones (32 lowercase hex characters). A
+// form that makes several requests sends each its derived key, so that
+// submitting it again replays every step instead of repeating one.
+func DeriveIdempotencyKey(key, step string) string {
+	sum := sha256.Sum256([]byte(key + "\x00" + step))
+	return hex.EncodeToString(sum[:16])
 }
 
 // ValidateIdempotencyKey checks a key a user supplied.

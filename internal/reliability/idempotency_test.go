@@ -35,3 +35,16 @@ func TestValidateIdempotencyKey(t *testing.T) {
 		}
 	}
 }
+
+func TestDeriveIdempotencyKey(t *testing.T) {
+	a := DeriveIdempotencyKey("form-key", "extend")
+	if a != DeriveIdempotencyKey("form-key", "extend") {
+		t.Fatal("the same key and step gave two keys")
+	}
+	if a == DeriveIdempotencyKey("form-key", "env") || a == DeriveIdempotencyKey("other-key", "extend") || a == "form-key" {
+		t.Fatal("different steps or keys gave the same key")
+	}
+	if err := ValidateIdempotencyKey(a); err != nil || len(a) != 32 {
+		t.Fatalf("derived key %q: %v", a, err)
+	}
+}

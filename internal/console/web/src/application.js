@@ -8,6 +8,7 @@ import * as Turbo from "@hotwired/turbo";
 import { Application } from "@hotwired/stimulus";
 import { installPreviewGuard } from "./preview_guard";
 import { installRefreshGuard } from "./refresh_guard";
+import { installOrderGuard } from "./order_guard";
 import PreviewController from "./controllers/preview_controller";
 import LogsController from "./controllers/logs_controller";
 import TerminalController from "./controllers/terminal_controller";
@@ -15,6 +16,7 @@ import TerminalController from "./controllers/terminal_controller";
 window.Turbo = Turbo;
 installPreviewGuard();
 installRefreshGuard();
+installOrderGuard();
 
 const app = Application.start();
 app.register("preview", PreviewController);
