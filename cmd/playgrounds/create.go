@@ -9,6 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // CreateOptions are the inputs of `fibe playgrounds create`.
@@ -68,7 +69,7 @@ func created(ctx context.Context, c *client.Client, s cmdutil.Seams, resp *clien
 		// request ("creating"): show the playground as it is now.
 		if now, _, err := c.Playgrounds.Get(ctx, p.Name); err == nil {
 			p = now
-			ios.Notice("Showing %s as it is now.", p.Name)
+			ios.Notice("Showing %s as it is now.", output.Sanitize(p.Name))
 		} else {
 			ios.Notice("The status below was recorded at the first request.")
 		}
@@ -76,7 +77,7 @@ func created(ctx context.Context, c *client.Client, s cmdutil.Seams, resp *clien
 	if err := printPlayground(ios, p); err != nil {
 		return err
 	}
-	ios.Notice("Next: %s", s.CommandLine("pg", "rollout", p.Name))
+	ios.Notice("Next: %s", output.Sanitize(s.CommandLine("pg", "rollout", p.Name)))
 	return nil
 }
 

@@ -141,8 +141,9 @@ func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 		}
 		var err error
 		if opts.Service == "" && l.Service != "" {
-			width = max(width, len(l.Service))
-			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(fmt.Sprintf("%-*s |", width, l.Service)), l.Line)
+			service := output.Sanitize(l.Service)
+			width = max(width, len(service))
+			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(fmt.Sprintf("%-*s |", width, service)), l.Line)
 		} else {
 			_, err = fmt.Fprintln(ios.Out, l.Line)
 		}
