@@ -7,7 +7,7 @@ GOLANGCI    ?= github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 # The end-to-end tests of the built binary.
 E2E_PKGS := ./e2e/...
 
-.PHONY: all build test lint fmt vet golangci e2e bench-short generate
+.PHONY: all build test lint fmt vet golangci e2e bench-short generate fuzz
 
 all: lint test
 
@@ -45,3 +45,21 @@ bench-short:
 generate:
 	$(GO) generate ./...
 	$(GO) test ./internal/mcpserver -run TestToolDocs -update
+
+# Fuzz each target for FUZZTIME (their seed corpora run in every plain
+# `go test`): the rate-limit headers, the -H flag and header validation,
+# API paths, and URL masking. go test fuzzes one target per run.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+	./internal/reliability:FuzzRateLimitHeaders \
+	./cmd/api:FuzzHeaderFlag \
+	./internal/client:FuzzValidateHeader \
+	./internal/client:FuzzAPIPath \
+	./internal/config:FuzzMaskURL
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
+	done
