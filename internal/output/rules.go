@@ -37,7 +37,7 @@ var rules = map[string]rule{
 	client.CodeForbidden:       {exit: ExitAuth},
 	client.CodeValidation:      {exit: ExitInvalid, details: true},
 	client.CodeBadRequest:      {exit: ExitInvalid},
-	client.CodeInvalidArgument: {exit: ExitInvalid},
+	client.CodeInvalidArgument: {exit: ExitUsage}, // refused before anything was sent, like a usage error
 	client.CodeConflict:        {exit: ExitConflict, hints: conflictHints},
 	client.CodeLocked:          {exit: ExitConflict},
 	client.CodeNotFunded:       {exit: ExitFunding, hints: notFundedHints},
