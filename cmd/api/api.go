@@ -4,9 +4,9 @@ package api
 
 import (
 	"bytes"
-	"io"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
