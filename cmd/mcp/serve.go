@@ -74,6 +74,7 @@ need "confirm": true in their arguments unless --yes.`,
 					return err
 				}
 				opts.Token = cfg.MCPToken
+				f.WarnSecretFlags()
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
