@@ -119,6 +119,8 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 	case "GET /api/text":
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("hello " + esc))
+	case "POST /api/playgrounds/evil/logs":
+		jsonBody(200, map[string]any{"lines": []string{"\x1b[31mred\x1b[0m\tok", "log " + esc}})
 	case "GET /api/redirect":
 		http.Redirect(w, r, h.other.URL+"/steal", http.StatusFound)
 	default:

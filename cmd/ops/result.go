@@ -48,7 +48,7 @@ func printResult(ios *iostreams.IOStreams, raw json.RawMessage) error {
 			Lines []string `json:"lines"`
 		}
 		if json.Unmarshal(raw, &logs) == nil {
-			_, err := io.WriteString(ios.Out, joinLines(logs.Lines))
+			_, err := io.WriteString(ios.Out, joinLines(output.LogLines(ios, logs.Lines)))
 			return err
 		}
 	case has(m, "public_key"):

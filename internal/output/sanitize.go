@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fibegg/fibe/internal/iostreams"
 )
 
 // Sanitize makes a string that came from a server safe to print for
@@ -19,13 +21,33 @@ import (
 // server), error lines, details and hints, and progress lines. JSON output
 // never goes through it: encoding/json escapes control characters itself
 // and `--json` stays exact.
-func Sanitize(s string) string {
+func Sanitize(s string) string { return sanitize(s, false) }
+
+// SanitizeLogLine is Sanitize for a line of a program's log at a
+// terminal: the same, except that color sequences (ESC [ digits and
+// semicolons, then m) and tabs are kept, as programs write them. Nothing
+// else acts on the terminal: no cursor movement, no title, no clipboard.
+func SanitizeLogLine(s string) string { return sanitize(s, true) }
+
+func sanitize(s string, log bool) string {
 	if clean(s) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if log {
+			if n := sgrLen(s[i:]); n > 0 {
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
+			if r == '\t' {
+				b.WriteByte('\t')
+				i++
+				continue
+			}
+		}
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
@@ -45,6 +67,37 @@ func Sanitize(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// sgrLen is the length of the color sequence s starts with, or 0.
+func sgrLen(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s) && i < 64; i++ {
+		switch c := s[i]; {
+		case c == 'm':
+			return i + 1
+		case c >= '0' && c <= '9' || c == ';':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// LogLines are lines of a program's log as they are printed on ios: at a
+// terminal through SanitizeLogLine, piped as they came (the program's own
+// bytes, for the program reading them).
+func LogLines(ios *iostreams.IOStreams, lines []string) []string {
+	if !ios.IsStdoutTTY() {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = SanitizeLogLine(l)
+	}
+	return out
 }
 
 // SanitizeAll sanitizes each of cells, for a table row.

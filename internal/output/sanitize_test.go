@@ -30,6 +30,21 @@ func TestSanitize(t *testing.T) {
 	}
 }
 
+func TestSanitizeLogLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[31mred\x1b[0m\tok": "\x1b[31mred\x1b[0m\tok",
+		"\x1b[1;32mbold\x1b[m":   "\x1b[1;32mbold\x1b[m",
+		"\x1b[2Jclear":           `\x1b[2Jclear`,
+		"\x1b]52;c;eA==\x07":     `\x1b]52;c;eA==\x07`,
+		"\x1b[31":                `\x1b[31`,
+		"a\rb":                   `a\rb`,
+	} {
+		if got := SanitizeLogLine(in); got != want {
+			t.Errorf("SanitizeLogLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // The error's details and hints went out raw: only the message was
 // cleaned. Now nothing of the server reaches the terminal unescaped, and
 // the JSON error document keeps the exact text.
