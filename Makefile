@@ -8,7 +8,7 @@ GORELEASER  ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.12.7
 # The end-to-end tests of the built binary.
 E2E_PKGS := ./e2e/...
 
-.PHONY: all build test lint fmt vet golangci e2e bench-short generate release-check release-snapshot release-build
+.PHONY: all build test lint fmt vet golangci e2e bench-short generate release-check release-snapshot release-build fuzz
 
 all: lint test
 
@@ -59,3 +59,21 @@ release-snapshot:
 
 release-build:
 	$(GORELEASER) build --snapshot --clean --single-target
+
+# Fuzz each target for FUZZTIME (their seed corpora run in every plain
+# `go test`): the rate-limit headers, the -H flag and header validation,
+# API paths, and URL masking. go test fuzzes one target per run.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+	./internal/reliability:FuzzRateLimitHeaders \
+	./cmd/api:FuzzHeaderFlag \
+	./internal/client:FuzzValidateHeader \
+	./internal/client:FuzzAPIPath \
+	./internal/config:FuzzMaskURL
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
+	done

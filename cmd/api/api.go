@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -198,7 +199,8 @@ func notJSON(resp *client.APIResponse) error {
 }
 
 // printAnswer writes a JSON answer as JSON (through --jq) and anything else as
-// it came; an empty answer (204) prints nothing.
+// it came, line by line sanitized when stdout is a terminal (the server's
+// escape sequences never act on it); an empty answer (204) prints nothing.
 func printAnswer(ios *iostreams.IOStreams, resp *client.APIResponse) error {
 	body := bytes.TrimSpace(resp.Body)
 	if len(body) == 0 {
@@ -206,6 +208,14 @@ func printAnswer(ios *iostreams.IOStreams, resp *client.APIResponse) error {
 	}
 	if resp.JSON() {
 		return ios.PrintJSON(json.RawMessage(body))
+	}
+	if ios.IsStdoutTTY() {
+		lines := strings.Split(strings.TrimSuffix(string(resp.Body), "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = output.Sanitize(strings.TrimSuffix(l, "\r"))
+		}
+		_, err := io.WriteString(ios.Out, strings.Join(lines, "\n")+"\n")
+		return err
 	}
 	_, err := ios.Out.Write(resp.Body)
 	return err

@@ -82,9 +82,9 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 	d := iostreams.NewDetail(ios.Out, cs)
 	d.Add("API", res.APIURL)
 	d.Add("Profile", res.Profile)
-	d.Add("Logged in as", who(me))
+	d.Add("Logged in as", output.Sanitize(who(me)))
 	if len(scopes) > 0 {
-		d.Add("Scopes", strings.Join(scopes, ", "))
+		d.Add("Scopes", output.Sanitize(strings.Join(scopes, ", ")))
 	} else {
 		d.Add("Scopes", "(the server did not say)")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // NewCmdBreaker is the `fibe breaker` group.
@@ -123,7 +124,7 @@ func printStatus(ios *iostreams.IOStreams, list []Status, threshold, probes int,
 			failures = ""
 			probe = fmt.Sprintf("now (at most %s)", cmdutil.Plural(probes, "probe"))
 		}
-		t.AddRow(b.Resource, cs.Status(b.State), failures, opened, probe)
+		t.AddRow(output.Sanitize(b.Resource), cs.Status(b.State), failures, opened, probe)
 	}
 	return t.Render()
 }

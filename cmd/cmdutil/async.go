@@ -28,13 +28,13 @@ func (s Seams) Accepted(resp *client.Response, noResult bool) (bool, error) {
 		return true, ios.PrintJSON(h)
 	}
 	d := iostreams.NewDetail(ios.Out, ios.ColorScheme())
-	d.Add("Request", h.RequestID)
-	d.Add("Status", ios.ColorScheme().Status(h.Status))
-	d.Add("Status URL", h.StatusURL)
+	d.Add("Request", output.Sanitize(h.RequestID))
+	d.Add("Status", ios.ColorScheme().Status(output.Sanitize(h.Status)))
+	d.Add("Status URL", output.Sanitize(h.StatusURL))
 	if err := d.Render(); err != nil {
 		return true, err
 	}
-	ios.Notice("Wait for it with: %s", s.CommandLine("ops", "wait", h.RequestID))
+	ios.Notice("Wait for it with: %s", output.Sanitize(s.CommandLine("ops", "wait", h.RequestID)))
 	return true, nil
 }
 

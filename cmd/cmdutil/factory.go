@@ -45,6 +45,8 @@ type Factory struct {
 
 	storeMu sync.Mutex
 	store   reliability.Store // one per invocation, so a fallback warns once
+
+	secretsWarned sync.Once
 }
 
 // New returns a Factory for the given streams and invocation.
@@ -87,15 +89,30 @@ func (f *Factory) configLocked() (*config.Config, error) {
 		return nil, err
 	}
 	f.cfg = cfg
-	if flags := cfg.SecretFlags(); len(flags) > 0 {
-		// Once per invocation: the configuration is loaded once.
-		f.IOStreams.Warning("%s on the command line shows in ps to other users of this machine; use %s instead",
-			strings.Join(flags, ", "), secretEnvs(flags))
-	}
 	if cfg.Debug {
 		traceSettings(f.IOStreams.ErrOut, cfg)
 	}
 	return cfg, nil
+}
+
+// WarnSecretFlags says once, on stderr, that a secret came from a flag
+// (--api-key, --token, a --state-store password): other users of the
+// machine see a command line in ps, and the environment variable is the
+// way. It is called when the secret is used (a client is built, the MCP
+// server reads its token), so a usage error stays one line.
+func (f *Factory) WarnSecretFlags() {
+	cfg, err := f.Config()
+	if err != nil {
+		return
+	}
+	flags := cfg.SecretFlags()
+	if len(flags) == 0 {
+		return
+	}
+	f.secretsWarned.Do(func() {
+		f.IOStreams.Warning("%s on the command line shows in ps to other users of this machine; use %s instead",
+			strings.Join(flags, ", "), secretEnvs(flags))
+	})
 }
 
 // secretEnvs names the environment variables of the settings behind
@@ -182,6 +199,7 @@ func (f *Factory) client(requireKey bool) (*client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.WarnSecretFlags()
 	if key == "" && requireKey {
 		return nil, &output.AuthRequiredError{APIURL: cfg.APIURL, Profile: cfg.Profile}
 	}

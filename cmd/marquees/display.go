@@ -6,6 +6,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 func printTable(ios *iostreams.IOStreams, items []client.Marquee) error {
@@ -16,7 +17,8 @@ func printTable(ios *iostreams.IOStreams, items []client.Marquee) error {
 		if m.Port != 0 {
 			port = strconv.Itoa(m.Port)
 		}
-		t.AddRow(strconv.FormatInt(m.ID, 10), m.Name, m.Host, port, m.User, cs.Status(m.Status), funded(m.BillingRuntimeActive), cmdutil.ShortRelative(m.PaidUntil))
+		t.AddRow(strconv.FormatInt(m.ID, 10), output.Sanitize(m.Name), output.Sanitize(m.Host), port, output.Sanitize(m.User),
+			cs.Status(output.Sanitize(m.Status)), funded(m.BillingRuntimeActive), cmdutil.ShortRelative(m.PaidUntil))
 	}
 	return t.Render()
 }
@@ -37,13 +39,13 @@ func printMarquee(ios *iostreams.IOStreams, m *client.Marquee) error {
 	cs := ios.ColorScheme()
 	d := iostreams.NewDetail(ios.Out, cs)
 	d.Add("ID", strconv.FormatInt(m.ID, 10))
-	d.Add("Name", m.Name)
-	d.Add("Host", m.Host)
+	d.Add("Name", output.Sanitize(m.Name))
+	d.Add("Host", output.Sanitize(m.Host))
 	if m.Port != 0 {
 		d.Add("Port", strconv.Itoa(m.Port))
 	}
-	d.Add("User", m.User)
-	d.Add("Status", cs.Status(m.Status))
+	d.Add("User", output.Sanitize(m.User))
+	d.Add("Status", cs.Status(output.Sanitize(m.Status)))
 	d.Add("Paid until", cmdutil.FormatTime(m.PaidUntil))
 	if f := funded(m.BillingRuntimeActive); f == "no" {
 		d.Add("Funded today", "no (top up to run playgrounds)")

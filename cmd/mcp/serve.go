@@ -82,6 +82,7 @@ the server has (docs/mcp-tools.md).`,
 					return err
 				}
 				opts.Token = cfg.MCPToken
+				f.WarnSecretFlags()
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

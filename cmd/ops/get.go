@@ -67,17 +67,17 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 	}
 	cs := ios.ColorScheme()
 	d := iostreams.NewDetail(ios.Out, cs)
-	d.Add("Request", doc.RequestID)
-	d.Add("Status", cs.Status(doc.Status))
+	d.Add("Request", output.Sanitize(doc.RequestID))
+	d.Add("Status", cs.Status(output.Sanitize(doc.Status)))
 	if doc.Error != nil {
-		d.Add("Error", doc.Error.Code+": "+doc.Error.Message)
+		d.Add("Error", output.Sanitize(doc.Error.Code+": "+doc.Error.Message))
 		keys := make([]string, 0, len(doc.Error.Details))
 		for k := range doc.Error.Details {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			d.Add("Detail "+k, compact(doc.Error.Details[k]))
+			d.Add(output.Sanitize("Detail "+k), output.Sanitize(compact(doc.Error.Details[k])))
 		}
 	}
 	if err := d.Render(); err != nil {

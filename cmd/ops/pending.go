@@ -11,6 +11,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -82,7 +83,7 @@ func pendingRun(opts *PendingOptions) error {
 		if p.Explicit {
 			op += " (given key)"
 		}
-		t.AddRow(p.IdempotencyKey, op, p.Method+" "+p.Path, p.API, p.Profile,
+		t.AddRow(output.Sanitize(p.IdempotencyKey), output.Sanitize(op), output.Sanitize(p.Method+" "+p.Path), output.Sanitize(p.API), output.Sanitize(p.Profile),
 			p.Started.Local().Format("15:04:05")+" ("+ago(opts.now().Sub(p.Started))+")")
 	}
 	if err := t.Render(); err != nil {

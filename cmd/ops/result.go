@@ -49,17 +49,17 @@ func printResult(ios *iostreams.IOStreams, raw json.RawMessage) error {
 			Lines []string `json:"lines"`
 		}
 		if json.Unmarshal(raw, &logs) == nil {
-			_, err := io.WriteString(ios.Out, joinLines(logs.Lines))
+			_, err := io.WriteString(ios.Out, joinLines(output.LogLines(ios, logs.Lines)))
 			return err
 		}
 	case has(m, "public_key"):
 		if key, ok := m["public_key"].(string); ok {
-			_, err := fmt.Fprintln(ios.Out, key)
+			_, err := fmt.Fprintln(ios.Out, output.Sanitize(key))
 			return err
 		}
 	case m["deleted"] == true:
 		name, _ := m["name"].(string)
-		ios.Notice("Deleted %s.", firstNonEmpty(name, "it"))
+		ios.Notice("Deleted %s.", output.Sanitize(firstNonEmpty(name, "it")))
 		return nil
 	case has(m, "ok") && len(m) <= 2:
 		cs := ios.ColorScheme()
@@ -68,7 +68,7 @@ func printResult(ios *iostreams.IOStreams, raw json.RawMessage) error {
 		if m["ok"] != true {
 			mark = cs.Red("✗")
 		}
-		_, err := fmt.Fprintln(ios.Out, strings.TrimSpace(mark+" "+msg))
+		_, err := fmt.Fprintln(ios.Out, strings.TrimSpace(mark+" "+output.Sanitize(msg)))
 		return err
 	case has(m, "host"):
 		var mq client.Marquee

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 // CreateOptions are the inputs of `fibe playgrounds create`.
@@ -67,7 +68,7 @@ func created(ctx context.Context, c *client.Client, s cmdutil.Seams, resp *clien
 		// The replayed answer holds the status recorded at the first
 		// request ("creating"); the client read the playground again.
 		if resp.Refreshed {
-			ios.Notice("Showing %s as it is now.", p.Name)
+			ios.Notice("Showing %s as it is now.", output.Sanitize(p.Name))
 		} else {
 			ios.Notice("The status below was recorded at the first request.")
 		}
@@ -75,7 +76,7 @@ func created(ctx context.Context, c *client.Client, s cmdutil.Seams, resp *clien
 	if err := printPlayground(ios, p); err != nil {
 		return err
 	}
-	ios.Notice("Next: %s", s.CommandLine("pg", "rollout", p.Name))
+	ios.Notice("Next: %s", output.Sanitize(s.CommandLine("pg", "rollout", p.Name)))
 	return nil
 }
 

@@ -9,14 +9,16 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/output"
 )
 
 func printTable(ios *iostreams.IOStreams, items []client.Playground) error {
 	cs := ios.ColorScheme()
 	t := iostreams.NewTable(ios.Out, cs, "ID", "NAME", "STATUS", "MARQUEE", "PLAYSPEC", "EXPIRES")
 	for _, p := range items {
-		t.AddRow(strconv.FormatInt(p.ID, 10), p.Name, cs.Status(p.Status), ref(p.MarqueeName, p.MarqueeID),
-			ref(p.PlayspecName, p.PlayspecID), cmdutil.ShortRelative(p.ExpiresAt))
+		t.AddRow(strconv.FormatInt(p.ID, 10), output.Sanitize(p.Name), cs.Status(output.Sanitize(p.Status)),
+			output.Sanitize(ref(p.MarqueeName, p.MarqueeID)), output.Sanitize(ref(p.PlayspecName, p.PlayspecID)),
+			cmdutil.ShortRelative(p.ExpiresAt))
 	}
 	return t.Render()
 }
@@ -40,28 +42,28 @@ func printPlayground(ios *iostreams.IOStreams, p *client.Playground) error {
 
 func addPlayground(d *iostreams.Detail, cs *iostreams.ColorScheme, p *client.Playground) {
 	d.Add("ID", strconv.FormatInt(p.ID, 10))
-	d.Add("Name", p.Name)
-	d.Add("Status", cs.Status(p.Status))
-	d.Add("Marquee", ref(p.MarqueeName, p.MarqueeID))
-	d.Add("Playspec", ref(p.PlayspecName, p.PlayspecID))
-	d.Add("Reason", p.StateReason)
+	d.Add("Name", output.Sanitize(p.Name))
+	d.Add("Status", cs.Status(output.Sanitize(p.Status)))
+	d.Add("Marquee", output.Sanitize(ref(p.MarqueeName, p.MarqueeID)))
+	d.Add("Playspec", output.Sanitize(ref(p.PlayspecName, p.PlayspecID)))
+	d.Add("Reason", output.Sanitize(p.StateReason))
 	if len(p.StateReasons) > 0 && !(len(p.StateReasons) == 1 && p.StateReasons[0] == p.StateReason) {
-		d.Add("Reasons", strings.Join(p.StateReasons, ", "))
+		d.Add("Reasons", output.Sanitize(strings.Join(p.StateReasons, ", ")))
 	}
-	d.Add("Error", p.ErrorMessage)
+	d.Add("Error", output.Sanitize(p.ErrorMessage))
 	d.Add("Expires", cmdutil.FormatTime(p.ExpiresAt))
 	d.Add("Created", cmdutil.FormatTime(p.CreatedAt))
 	var urls [][]string
 	for _, u := range p.ServiceURLs {
-		urls = append(urls, []string{u.Name, u.URL})
+		urls = append(urls, output.SanitizeAll(u.Name, u.URL))
 	}
 	d.Add("URLs", iostreams.Columns(urls))
 	var services [][]string
 	for _, s := range p.Services {
 		status := firstNonEmpty(s.Status, runningWord(s.Running))
-		row := []string{s.Name, cs.Status(status)}
+		row := []string{output.Sanitize(s.Name), cs.Status(output.Sanitize(status))}
 		if s.Health != "" && s.Health != status {
-			row = append(row, s.Health)
+			row = append(row, output.Sanitize(s.Health))
 		}
 		if s.ExitCode != nil {
 			row = append(row, fmt.Sprintf("exit %d", *s.ExitCode))
@@ -71,7 +73,7 @@ func addPlayground(d *iostreams.Detail, cs *iostreams.ColorScheme, p *client.Pla
 	d.Add("Services", iostreams.Columns(services))
 	var builds [][]string
 	for _, b := range p.BuildStatuses {
-		builds = append(builds, []string{b.Service, cs.Status(b.Status), b.Error})
+		builds = append(builds, []string{output.Sanitize(b.Service), cs.Status(output.Sanitize(b.Status)), output.Sanitize(b.Error)})
 	}
 	d.Add("Builds", iostreams.Columns(builds))
 }
@@ -84,12 +86,12 @@ func printStatus(ios *iostreams.IOStreams, st *client.PlaygroundStatus) error {
 	if st.ErrorStepLabel != "" {
 		step = strings.TrimSpace(step + " (" + st.ErrorStepLabel + ")")
 	}
-	d.Add("Failed step", step)
+	d.Add("Failed step", output.Sanitize(step))
 	for _, line := range detailPairs(st.ErrorDetails) {
-		d.Add(line[0], line[1])
+		d.Add(output.Sanitize(line[0]), output.Sanitize(line[1]))
 	}
 	if st.FailureDiagnostics != nil {
-		d.Add("Diagnostics", compact(st.FailureDiagnostics))
+		d.Add("Diagnostics", output.Sanitize(compact(st.FailureDiagnostics)))
 	}
 	return d.Render()
 }

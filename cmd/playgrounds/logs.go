@@ -100,7 +100,7 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 	if f.IOStreams.JSON() {
 		return f.IOStreams.PrintJSON(map[string]any{"lines": lines})
 	}
-	return printLines(f.IOStreams.Out, lines)
+	return printLines(f.IOStreams.Out, output.LogLines(f.IOStreams, lines))
 }
 
 // checkService refuses a --service the playground does not have before a
@@ -141,10 +141,11 @@ func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
 		}
 		var err error
 		if opts.Service == "" && l.Service != "" {
-			width = max(width, len(l.Service))
-			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(fmt.Sprintf("%-*s |", width, l.Service)), l.Line)
+			service := output.Sanitize(l.Service)
+			width = max(width, len(service))
+			_, err = fmt.Fprintf(ios.Out, "%s %s\n", cs.Cyan(fmt.Sprintf("%-*s |", width, service)), output.LogLines(ios, []string{l.Line})[0])
 		} else {
-			_, err = fmt.Fprintln(ios.Out, l.Line)
+			_, err = fmt.Fprintln(ios.Out, output.LogLines(ios, []string{l.Line})[0])
 		}
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sony/gobreaker/v2"
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -75,6 +76,14 @@ func New(opts Options) (*Client, error) {
 	c.hostRes = "api/" + c.hostKey
 	if c.apiKey != "" {
 		c.bearer = "Bearer " + c.apiKey
+		if !httpguts.ValidHeaderFieldValue(c.bearer) {
+			// Every attempt would fail before leaving, counted as a
+			// network failure: refuse it here, never quoting the key.
+			return nil, InvalidArgument("api_key", "the API key has a control character (a line break?)")
+		}
+	}
+	if !httpguts.ValidHeaderFieldValue(c.userAgent) {
+		return nil, InvalidArgument("user_agent", "the user agent has a control character")
 	}
 	if c.userAgent == "" {
 		c.userAgent = fmt.Sprintf("fibe-cli/dev (%s/%s)", runtime.GOOS, runtime.GOARCH)

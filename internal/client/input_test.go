@@ -2,6 +2,7 @@ package client
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -101,5 +102,16 @@ func TestNullAndTruncatedBodiesAreInvalidResponses(t *testing.T) {
 	e := mustError(t, err, CodeInvalidResponse)
 	if e.Status != 200 {
 		t.Errorf("status %d", e.Status)
+	}
+}
+
+// An API key with a line break (an SDK caller's, read from a file) would
+// fail every attempt before it left, as a network error counted by the
+// breaker: New refuses it, without quoting it.
+func TestNewRefusesAKeyThatIsNotAHeaderValue(t *testing.T) {
+	_, err := New(Options{BaseURL: "http://127.0.0.1:1", APIKey: "fibe_secret\n"})
+	e := mustError(t, err, CodeInvalidArgument)
+	if e.Details["field"] != "api_key" || strings.Contains(e.Message, "fibe_secret") {
+		t.Fatalf("%+v", e)
 	}
 }

@@ -56,8 +56,8 @@ func FuzzMaskURL(f *testing.F) {
 		f.Add(s, "Secret9")
 	}
 	f.Fuzz(func(t *testing.T, raw, pw string) {
-		if len(pw) < 3 || strings.ContainsAny(pw, "@") || strings.Contains("****", pw) {
-			return
+		if len(pw) < 3 || strings.Trim(pw, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
+			return // a password of letters and digits: "*" or "/" would match the mask itself
 		}
 		// Whatever surrounds it, a password followed by "@" is never shown.
 		in := raw + ":" + pw + "@host/0"

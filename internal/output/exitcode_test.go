@@ -26,6 +26,7 @@ func TestExitCode(t *testing.T) {
 		{"forbidden", &client.Error{Status: 403, Code: client.CodeForbidden}, 4},
 		{"validation", &client.Error{Status: 422, Code: client.CodeValidation}, 5},
 		{"bad request", &client.Error{Status: 400, Code: client.CodeBadRequest}, 5},
+		{"refused before sending", &client.Error{Code: client.CodeInvalidArgument, Details: map[string]any{"field": "path"}}, 2},
 		{"conflict", &client.Error{Status: 409, Code: client.CodeConflict}, 6},
 		{"locked", &client.Error{Status: 423, Code: client.CodeLocked}, 6},
 		{"not funded", &client.Error{Status: 402, Code: client.CodeNotFunded}, 7},

@@ -115,9 +115,9 @@ func PrintError(s *iostreams.IOStreams, err error, invocation []string, operatio
 	if client.IsCancelled(err) && s.IsStderrTTY() {
 		b.WriteString("\r") // write over the "^C" the terminal echoed
 	}
-	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), oneLine(failureHeadline(err)))
+	fmt.Fprintf(&b, "%s %s\n", cs.Red("Error:"), Sanitize(oneLine(failureHeadline(err))))
 	for _, line := range errorHints(err, invocation, operation) {
-		fmt.Fprintf(&b, "  %s\n", line)
+		fmt.Fprintf(&b, "  %s\n", Sanitize(line)) // details and hints quote the server
 	}
 	fmt.Fprint(s.ErrOut, b.String())
 }
@@ -125,7 +125,8 @@ func PrintError(s *iostreams.IOStreams, err error, invocation []string, operatio
 // ErrorLine is the one-line human form of an error, "CODE: message
 // (request req_x)", as every door shows it: the CLI's error line, the MCP
 // result's text, the console's flash.
-func ErrorLine(err error) string { return oneLine(errorLine(err)) }
+// Server strings in it are sanitized (Sanitize).
+func ErrorLine(err error) string { return Sanitize(oneLine(errorLine(err))) }
 
 // errorLine is the text of the one error line: "CODE: message (request
 // req_x)". The client words the codes it adds itself for no door in

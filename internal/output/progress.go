@@ -20,6 +20,10 @@ func EventHandler(ios *iostreams.IOStreams, invocation []string) func(client.Eve
 // HandleEvent renders one client event on ios. It may be called from any
 // goroutine.
 func handleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
+	// Statuses, ids, reasons and labels may come from the server.
+	for _, f := range []*string{&ev.Status, &ev.RequestID, &ev.Reason, &ev.Resource, &ev.BreakerState, &ev.URL, &ev.Label, &ev.IdempotencyKey} {
+		*f = Sanitize(*f)
+	}
 	var notice string
 	s.UpdateProgress(func(p *iostreams.ProgressState) {
 		switch ev.Kind {

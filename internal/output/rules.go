@@ -39,7 +39,7 @@ var rules = map[string]rule{
 	client.CodeDeviceExpired:   {exit: ExitAuth, hints: deviceLoginHints},
 	client.CodeValidation:      {exit: ExitInvalid, details: true},
 	client.CodeBadRequest:      {exit: ExitInvalid},
-	client.CodeInvalidArgument: {exit: ExitInvalid},
+	client.CodeInvalidArgument: {exit: ExitUsage}, // refused before anything was sent, like a usage error
 	client.CodeConflict:        {exit: ExitConflict, hints: conflictHints},
 	client.CodeLocked:          {exit: ExitConflict},
 	client.CodeNotFunded:       {exit: ExitFunding, hints: notFundedHints},
