@@ -165,7 +165,9 @@ func TestElicitationOfALegacyClient(t *testing.T) {
 	if n := w.reqs.count("DELETE", "/api/"); n != 0 || len(el.questions()) != 2 {
 		t.Fatalf("%d DELETE sent, asked %q", n, el.questions())
 	}
-	el.answer = func() *mcp.ElicitResult { return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}} }
+	el.answer = func() *mcp.ElicitResult {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}
+	}
 	res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_playgrounds_delete", Arguments: map[string]any{"playground": "old-1"}})
 	if err != nil || res.IsError || w.reqs.count("DELETE", "/api/playgrounds/old-1") != 1 {
 		t.Fatalf("accepted: %v %+v", err, res)

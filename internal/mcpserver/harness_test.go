@@ -33,7 +33,7 @@ type world struct {
 
 	callsDone chan string // the server's tools/call handlers, as they return
 
-	skew atomic.Int64 // added to the emulator's clock (advance)
+	skew   atomic.Int64 // added to the emulator's clock (advance)
 	cfg    Config       // the server's, to build another one over another transport
 	server *mcp.Server  // to connect more sessions
 }
