@@ -115,7 +115,9 @@ func newServer(opts *ServeOptions) (*mcp.Server, error) {
 		Yes:        opts.Yes,
 		CallBudget: cfg.MCPCallBudget,
 		Tools:      cfg.MCPTools,
-		Log:        f.IOStreams.ErrOut,
+		// A subscribed playground is looked at every poll_interval.
+		ResourcePoll: cfg.PollInterval,
+		Log:          f.IOStreams.ErrOut,
 	}
 	if cfg.Local() {
 		// Live logs need a websocket: serve the emulator on a loopback socket.

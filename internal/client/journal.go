@@ -53,7 +53,7 @@ func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 			c.trace.printf("journal not written: %v", err)
 			return key, noop
 		}
-		return key, c.settleJournal(key)
+		return key, c.settleJournal(key, false)
 	}
 	key = reliability.NewIdempotencyKey()
 	if !journaled {
@@ -84,14 +84,15 @@ func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 		c.trace.printf("journal not written: %v", err)
 		return key, noop
 	}
-	return key, c.settleJournal(key)
+	return key, c.settleJournal(key, m.mo.KeepJournaled)
 }
 
 // settleJournal removes the entry of key once the mutation's final error
-// is definitive.
-func (c *Client) settleJournal(key string) func(error) {
+// is definitive (with keep, only when it failed: the caller forgets a
+// success itself, ForgetJournaled).
+func (c *Client) settleJournal(key string, keep bool) func(error) {
 	return func(err error) {
-		if !definitive(err) {
+		if !definitive(err) || (err == nil && keep) {
 			return
 		}
 		if rerr := c.journal.Remove(key); rerr != nil {
@@ -147,6 +148,17 @@ func ReadOnlyRequest(method, path string) bool {
 func pathOnly(path string) string {
 	p, _, _ := strings.Cut(path, "?")
 	return p
+}
+
+// ForgetJournaled removes the journal entry of key, kept by a mutation
+// sent with KeepJournaled, once what followed it ended.
+func (c *Client) ForgetJournaled(key string) {
+	if key == "" {
+		return
+	}
+	if err := c.journal.Remove(key); err != nil {
+		c.trace.printf("journal entry %s not removed: %v", key, err)
+	}
 }
 
 // definitive reports whether a mutation's final error settles it: success

@@ -102,6 +102,11 @@ type Event struct {
 type MutationOptions struct {
 	IdempotencyKey string // "" → minted by the client, once for the operation
 	NewKey         bool   // do not reuse a journaled key (docs/contract.md §10)
+	// KeepJournaled keeps the journal entry of a mutation that succeeded:
+	// the caller goes on to wait for its effect (a create, then its
+	// playground running) and removes the entry with ForgetJournaled once
+	// that wait ends, so a re-run of a wait handed off replays the mutation.
+	KeepJournaled bool
 }
 
 // WaitOptions are per-call knobs of an async operation.

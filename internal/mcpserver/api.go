@@ -58,7 +58,7 @@ func (in apiIn) validate() error {
 }
 
 func (in apiIn) confirmed() bool { return in.Confirm }
-func (in apiIn) gated() bool     { return client.Mutates(in.method(), in.path()) }
+func (in apiIn) gated() bool     { return !client.ReadOnlyRequest(in.method(), in.path()) }
 func (in apiIn) question() string {
 	return "Send " + in.method() + " " + in.path() + " to the Fibe API?"
 }

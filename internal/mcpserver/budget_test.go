@@ -83,9 +83,13 @@ func TestCallBudgetNotShorterThanTheWaitIsATimeout(t *testing.T) {
 // A create waiting for its playground to run hands off to
 // fibe_playgrounds_wait, which obeys the same budget.
 func TestCallBudgetCreateHandsOffToPlaygroundsWait(t *testing.T) {
-	w := newWorld(t, localapi.Config{Speed: 0.02})
+	state := t.TempDir()
+	w := newWorld(t, localapi.Config{Speed: 0.02}, func(_ *Config, o *client.Options) {
+		o.Store, o.JournalWindow, o.Profile = reliability.NewFileStore(state), 15*time.Minute, "default"
+	})
 	var h handoff
-	w.ok("fibe_playgrounds_create", map[string]any{"name": "slow-3", "playspec": "web", "marquee": "local", "call_budget": 1}, &h)
+	args := map[string]any{"name": "slow-3", "playspec": "web", "marquee": "local", "call_budget": 1}
+	w.ok("fibe_playgrounds_create", args, &h)
 	if !h.HandedOff || h.Playground != "slow-3" || h.WaitingFor != "running" || h.Resume == nil ||
 		h.Resume.Tool != "fibe_playgrounds_wait" || h.Resume.Arguments["for"] != "running" {
 		t.Fatalf("hand-off %+v", h)
@@ -94,6 +98,21 @@ func TestCallBudgetCreateHandsOffToPlaygroundsWait(t *testing.T) {
 	w.ok("fibe_playgrounds_wait", map[string]any{"playground": "slow-3", "call_budget": 1}, &again)
 	if !again.HandedOff || again.Resume.Tool != "fibe_playgrounds_wait" {
 		t.Fatalf("wait: %+v", again)
+	}
+	// The same create again: a replay of the first (its journal entry was
+	// kept), waiting on; once running, the entry goes.
+	res := w.ok("fibe_playgrounds_create", args, &again)
+	if res.Meta["idempotent_replayed"] != true || !again.HandedOff || w.emu.Stats().Creates["slow-3"] != 1 {
+		t.Fatalf("create again: %+v meta %v creates %d", again, res.Meta, w.emu.Stats().Creates["slow-3"])
+	}
+	w.advance(time.Hour)
+	var p client.Playground
+	w.ok("fibe_playgrounds_create", args, &p)
+	if p.Status != "running" || w.emu.Stats().Creates["slow-3"] != 1 {
+		t.Fatalf("create once running: %+v", p)
+	}
+	if pending, _ := reliability.NewJournal(reliability.NewFileStore(state), nil).List(); len(pending) != 0 {
+		t.Fatalf("journal after the create ended: %+v", pending)
 	}
 }
 

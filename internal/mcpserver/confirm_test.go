@@ -146,3 +146,30 @@ func TestAPIBadInputNamesTheField(t *testing.T) {
 		t.Fatalf("bad input sent %d requests", n)
 	}
 }
+
+// A client on the 2025-06-18 revision is asked while the call runs
+// (elicitation/create from the server); its decline sends nothing, and an
+// answer that does not fit the form is a decline.
+func TestElicitationOfALegacyClient(t *testing.T) {
+	el := &elicitor{}
+	w := newWorld(t, localapi.Config{})
+	cs := w.legacySession(el.options())
+	w.createPG("old-1", "web", "local")
+	for _, answer := range []*mcp.ElicitResult{{Action: "decline"}, {Action: "accept", Content: map[string]any{"confirm": "yes"}}} {
+		el.answer = func() *mcp.ElicitResult { return answer }
+		res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_playgrounds_delete", Arguments: map[string]any{"playground": "old-1"}})
+		if err != nil || !res.IsError || !strings.Contains(text(res), "INVALID_ARGUMENT") {
+			t.Fatalf("answer %+v: %v %+v", answer, err, res)
+		}
+	}
+	if n := w.reqs.count("DELETE", "/api/"); n != 0 || len(el.questions()) != 2 {
+		t.Fatalf("%d DELETE sent, asked %q", n, el.questions())
+	}
+	el.answer = func() *mcp.ElicitResult {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}
+	}
+	res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "fibe_playgrounds_delete", Arguments: map[string]any{"playground": "old-1"}})
+	if err != nil || res.IsError || w.reqs.count("DELETE", "/api/playgrounds/old-1") != 1 {
+		t.Fatalf("accepted: %v %+v", err, res)
+	}
+}

@@ -95,6 +95,12 @@ answer that comes later, so a call that waits answers before that:
   accepted true runs it; a decline, a cancel, false or an answer that is not a boolean is the same
   ` + "`INVALID_ARGUMENT`" + ` (field ` + "`confirm`" + `) as a missing ` + "`confirm`" + `, and nothing is sent. Clients without the capability
   pass ` + "`confirm`" + `. ` + "`fibe mcp serve --yes`" + ` skips both.
+- **Resources.** Templates ` + "`fibe://playgrounds/{ref}`" + `, ` + "`fibe://marquees/{ref}`" + ` and
+  ` + "`fibe://operations/{request_id}`" + `: reading one is a GET under the contract, its contents the ` + "`--json`" + ` document
+  (` + "`application/json`" + `); a URI that names nothing is a resource-not-found error, never an empty document.
+  ` + "`resources/list`" + ` lists the first page of playgrounds and marquees. ` + "`resources/subscribe`" + ` on a playground sends
+  ` + "`notifications/resources/updated`" + ` when its status changes: one poller per playground (every ` + "`poll_interval`" + `),
+  shared by every subscriber, stopped on the last unsubscribe or when the session ends.
 - **Tool sets.** ` + "`--tools core|full`" + ` (setting ` + "`mcp_tools`" + `): ` + "`core`" + ` is the tools below; ` + "`full`" + ` adds the tools of
   every further resource the server serves (today there are none beyond these, so both list the same
   tools). Tools and their schemas are built on the first ` + "`tools/list`" + ` or ` + "`tools/call`" + `, not at startup.

@@ -33,8 +33,9 @@ type world struct {
 
 	callsDone chan string // the server's tools/call handlers, as they return
 
-	skew atomic.Int64 // added to the emulator's clock (advance)
-	cfg  Config       // the server's, to build another one over another transport
+	skew   atomic.Int64 // added to the emulator's clock (advance)
+	cfg    Config       // the server's, to build another one over another transport
+	server *mcp.Server  // to connect more sessions
 }
 
 // advance moves the emulator's clock: simulated work started earlier is
@@ -129,6 +130,7 @@ func newWorldClient(t *testing.T, lcfg localapi.Config, copts *mcp.ClientOptions
 	}
 	w.cfg = cfg
 	server := New(cfg)
+	w.server = server
 	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
@@ -161,6 +163,25 @@ func newWorldClient(t *testing.T, lcfg localapi.Config, copts *mcp.ClientOptions
 	t.Cleanup(func() { _ = cs.Close() })
 	w.cs = cs
 	return w
+}
+
+// legacySession connects another client to the world's server that speaks
+// the 2025-06-18 revision (as most clients in the field do), with copts.
+func (w *world) legacySession(copts *mcp.ClientOptions) *mcp.ClientSession {
+	w.t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := w.server.Connect(context.Background(), st, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "legacy", Version: "1"}, copts).Connect(context.Background(), ct,
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { _ = cs.Close() })
+	return cs
 }
 
 func ctxT(t *testing.T) context.Context {

@@ -36,12 +36,7 @@ func opsGet() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			doc := opStatus{RequestID: orDefault(st.RequestID, in.RequestID), Status: st.Status, Result: st.Result}
-			if st.Err != nil {
-				doc.Error = errorDocument("fibe_ops_get", nil, st.Err)["error"].(map[string]any)
-				delete(doc.Error, "resume")
-			}
-			return doc, nil
+			return opDocument(in.RequestID, st), nil
 		})
 }
 

@@ -97,23 +97,37 @@ func pgCreate() *Tool {
 			c.setLabel("creating %s", in.Name)
 			wo := in.waitArgs.options(c)
 			began := time.Now()
-			p, resp, err := cl.Playgrounds.Create(ctx, body, in.mutationArgs.options(), wo)
+			mo := in.mutationArgs.options()
+			// The create stays journaled while its playground is awaited: a
+			// call handed off and made again replays it and waits on.
+			mo.KeepJournaled = !wo.NoWait
+			p, resp, err := cl.Playgrounds.Create(ctx, body, mo, wo)
 			c.resp = resp
 			if err != nil {
 				return nil, err
+			}
+			forget := func() {
+				if in.IdempotencyKey == "" && resp != nil {
+					cl.ForgetJournaled(resp.IdempotencyKey)
+				}
 			}
 			if p == nil { // not waited: the 202 handle
 				return resp.Accepted, nil
 			}
 			if wo.NoWait || p.Status == "running" {
+				forget()
 				return p, nil
 			}
 			c.setLabel("waiting for %s to be running", in.Name)
 			wo.Timeout = max(wo.Timeout-time.Since(began), time.Millisecond) // one wait_timeout for the whole call
 			st, err := cl.Playgrounds.Wait(ctx, p.Name, "running", wo)
 			if err != nil {
+				if !client.IsAsyncTimeout(err) && !client.IsCancelled(err) {
+					forget() // the wait ended: nothing left to resume
+				}
 				return nil, err
 			}
+			forget()
 			return st.Playground, nil
 		})
 }

@@ -49,6 +49,9 @@ type Config struct {
 	Heartbeat time.Duration
 	// Tools is the tool set: "core" (default) or "full" (ToolSet).
 	Tools string
+	// ResourcePoll is how often a subscribed playground is looked at
+	// (default reliability.DefaultPollInterval).
+	ResourcePoll time.Duration
 	// Log receives the server's own log lines (stderr), or nil.
 	Log io.Writer
 }
@@ -58,15 +61,20 @@ const Name = "fibe"
 
 // New returns the MCP server with every tool registered.
 func New(cfg Config) *mcp.Server {
+	res := newResources(&cfg)
 	opts := &mcp.ServerOptions{
 		Instructions: instructions,
 		// No logging capability: logs go to stderr, never to the protocol.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{Subscribe: true}},
+		SubscribeHandler:   res.subscribe,
+		UnsubscribeHandler: res.unsubscribe,
 	}
 	if cfg.Log != nil {
 		opts.Logger = slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Fibe", Version: build.Version}, opts)
+	res.register(s)
 	// The tools and their schemas are built when a client first asks for
 	// them, not at startup: answering initialize stays fast.
 	var once sync.Once
@@ -79,8 +87,11 @@ func New(cfg Config) *mcp.Server {
 	}
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "tools/list" || method == "tools/call" {
+			switch method {
+			case "tools/list", "tools/call":
 				register()
+			case "resources/list":
+				return res.list(ctx) // the first page of playgrounds and marquees, live
 			}
 			return next(ctx, method, req)
 		}
