@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,9 +125,18 @@ type soakRunner func(ctx context.Context, args []string) (int, string)
 // inProcess runs the command tree in this process, as main does, with
 // fresh streams: the environment (API, state dir, timeouts) is the
 // process's own, set by runSoak.
+//
+// Each operation gets an HTTP transport of its own and closes its idle
+// connections when it ends, as a process does when it exits. (Left open,
+// every operation's keep-alive connection, with its goroutines and
+// buffers, held its client and its whole command tree until the idle
+// timeout: the soak's memory grew with every wave; see bench/results/soak.md.)
 func inProcess(ctx context.Context, args []string) (int, string) {
 	ios, _, _, errOut := iostreams.Test()
 	f := cmdutil.New(ios, args)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	defer tr.CloseIdleConnections()
+	f.Transport = tr
 	root := cmd.NewCmdRoot(f)
 	root.SetArgs(args)
 	err := cmd.Execute(ctx, root)
