@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -331,7 +332,7 @@ func brownoutReport(r *report, p brownoutParams, v brownoutVariant, results []br
 		}
 		name := res.Kind.Name
 		base := "fibe (own state dirs)"
-		if len(name) > 0 && name[len(name)-len("(shared state dir)"):] == "(shared state dir)" {
+		if strings.HasSuffix(name, "(shared state dir)") {
 			base = "fibe (shared state dir)"
 		}
 		w, d := rows[name], rows[base]

@@ -44,7 +44,8 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 	var t table
 	t.Header = []string{"command", "runs", "median wall", "max wall", "median max RSS", "max RSS"}
 	sec := section{Heading: "CLI start-up", Table: t}
-	defer func() { r.Sections = append(r.Sections, sec) }()
+	var inits []section // the init trace, after the timings
+	defer func() { r.Sections = append(append(r.Sections, sec), inits...) }()
 
 	bin := env.CLI
 	if bin == "" {
@@ -102,6 +103,7 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 			r.check(fmt.Sprintf("`%s`: max RSS < %d MB", label, cmd.RSSTarget/1_000_000), maxRSS > 0 && maxRSS < cmd.RSSTarget, "%s", fmtMB(maxRSS))
 		}
 	}
+	inits = append(inits, initSection(ctx, r, bin, environ, env.CLIRuns))
 	return nil
 }
 

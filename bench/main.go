@@ -148,10 +148,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *noCLI {
 		env.ModuleDir, env.CLI = "", ""
 	}
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		switch b, isBool := f.Value.(interface{ IsBoolFlag() bool }); {
+		case f.Name == "out":
+		case isBool && b.IsBoolFlag() && f.Value.String() == "true":
+			given = append(given, "-"+f.Name)
+		default:
+			given = append(given, "-"+f.Name+"="+f.Value.String())
+		}
+	})
 	m := describeMachine()
 	began := time.Now()
 	for _, s := range chosen {
-		r := &report{Scenario: s.Name, Title: "fibe benchmark — " + s.Title, Short: *short, Started: time.Now(), Machine: m}
+		r := &report{Scenario: s.Name, Flags: given, Title: "fibe benchmark — " + s.Title, Short: *short, Started: time.Now(), Machine: m}
 		env.logf("%s: running", s.Name)
 		if err := s.Run(ctx, env, r); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)

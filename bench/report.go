@@ -13,6 +13,7 @@ import (
 // It renders as markdown, which is both what is printed and what is kept.
 type report struct {
 	Scenario string
+	Flags    []string // the flags the run was given, but -out (for the Command line)
 	Title    string
 	Short    bool
 	Started  time.Time
@@ -71,7 +72,7 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "- Go: %s\n", r.Machine.GoVersion)
 	fmt.Fprintf(&b, "- Mode: %s\n", mode)
 	fmt.Fprintf(&b, "- Wall time: %s\n", r.Wall.Round(100*time.Millisecond))
-	fmt.Fprintf(&b, "- Command: `go run ./bench %s%s`\n", shortFlag(r.Short), r.Scenario)
+	fmt.Fprintf(&b, "- Command: `go run ./bench %s%s`\n", r.flags(), r.Scenario)
 	if len(r.Params) > 0 {
 		b.WriteString("\n## Parameters\n\n")
 		var t table
@@ -110,8 +111,13 @@ func (r *report) markdown() string {
 	return b.String()
 }
 
-func shortFlag(short bool) string {
-	if short {
+// flags are the command's flags as given (but -out), each followed by a
+// space; -short when the report was made without them.
+func (r *report) flags() string {
+	if len(r.Flags) > 0 {
+		return strings.Join(r.Flags, " ") + " "
+	}
+	if r.Short {
 		return "-short "
 	}
 	return ""

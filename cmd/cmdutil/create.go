@@ -57,7 +57,7 @@ func NewCmdCreate[T any](f *Factory, spec CreateSpec[T], runF func(context.Conte
 			return CreateRun(cmd.Context(), opts)
 		},
 	}
-	collect = addFieldFlags(cmd, spec.Fields, &opts.BodyFlags)
+	collect = addFieldFlags(f, cmd, spec.Fields, &opts.BodyFlags)
 	AddMutationFlags(cmd, &opts.Mutation)
 	AddWaitFlags(cmd, &opts.Wait)
 	return cmd

@@ -52,7 +52,7 @@ type BodyFlags struct {
 
 // addFieldFlags adds the fields' flags and -f. The values are recorded into
 // b.Values by the returned function, after parsing, for the flags given.
-func addFieldFlags(cmd *cobra.Command, fields []Field, b *BodyFlags) (collect func()) {
+func addFieldFlags(f *Factory, cmd *cobra.Command, fields []Field, b *BodyFlags) (collect func()) {
 	strs := make([]string, len(fields))
 	ints := make([]int, len(fields))
 	arrays := make([][]string, len(fields))
@@ -67,7 +67,7 @@ func addFieldFlags(cmd *cobra.Command, fields []Field, b *BodyFlags) (collect fu
 			fl.StringVar(&strs[i], field.Flag, "", field.Help)
 		}
 		if field.Complete != nil {
-			_ = cmd.RegisterFlagCompletionFunc(field.Flag, field.Complete)
+			f.CompleteFlag(cmd, field.Flag, field.Complete)
 		}
 	}
 	fl.StringVarP(&b.File, "file", "f", "", "JSON payload file, or - for stdin")

@@ -74,11 +74,11 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			return ListRun(cmd.Context(), opts)
 		},
 	}
-	AddFilterFlags(cmd, &opts.FilterFlags, spec.Plural, spec.Statuses, spec.SortKeys)
+	AddFilterFlags(f, cmd, &opts.FilterFlags, spec.Plural, spec.Statuses, spec.SortKeys)
 	for i, fl := range spec.Filters {
 		cmd.Flags().StringVar(&values[i], fl.Flag, "", fl.Help)
 		if fl.Complete != nil {
-			_ = cmd.RegisterFlagCompletionFunc(fl.Flag, fl.Complete)
+			f.CompleteFlag(cmd, fl.Flag, fl.Complete)
 		}
 	}
 	AddListFlags(cmd, &opts.ListFlags)

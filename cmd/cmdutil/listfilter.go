@@ -29,7 +29,7 @@ type FilterFlags struct {
 // AddFilterFlags adds --status, --name, --search, --created-after,
 // --created-before and --sort; statuses and sortKeys are what the server
 // accepts for this resource.
-func AddFilterFlags(cmd *cobra.Command, f *FilterFlags, plural string, statuses, sortKeys []string) {
+func AddFilterFlags(fa *Factory, cmd *cobra.Command, f *FilterFlags, plural string, statuses, sortKeys []string) {
 	f.statuses, f.sortKeys = statuses, sortKeys
 	fl := cmd.Flags()
 	fl.StringVar(&f.Status, "status", "", "Only "+plural+" with this status ("+strings.Join(statuses, ", ")+")")
@@ -38,12 +38,12 @@ func AddFilterFlags(cmd *cobra.Command, f *FilterFlags, plural string, statuses,
 	fl.StringVar(&f.CreatedAfter, "created-after", "", "Only "+plural+" created after this ISO 8601 date or time")
 	fl.StringVar(&f.CreatedBefore, "created-before", "", "Only "+plural+" created before this ISO 8601 date or time")
 	fl.StringVar(&f.Sort, "sort", "", "Order by comma-separated keys ("+strings.Join(sortKeys, ", ")+"), - for descending")
-	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions(statuses, cobra.ShellCompDirectiveNoFileComp))
+	fa.CompleteFlag(cmd, "status", cobra.FixedCompletions(statuses, cobra.ShellCompDirectiveNoFileComp))
 	var sortValues []string
 	for _, k := range sortKeys {
 		sortValues = append(sortValues, k, "-"+k)
 	}
-	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(sortValues, cobra.ShellCompDirectiveNoFileComp))
+	fa.CompleteFlag(cmd, "sort", cobra.FixedCompletions(sortValues, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // Validate checks the filters locally (exit 2, nothing sent).

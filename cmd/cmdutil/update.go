@@ -50,7 +50,7 @@ func NewCmdUpdate[T any](f *Factory, spec UpdateSpec[T], runF func(context.Conte
 			return UpdateRun(cmd.Context(), opts)
 		},
 	}
-	collect = addFieldFlags(cmd, spec.Fields, &opts.BodyFlags)
+	collect = addFieldFlags(f, cmd, spec.Fields, &opts.BodyFlags)
 	AddMutationFlags(cmd, &opts.Mutation)
 	return cmd
 }

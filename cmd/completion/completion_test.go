@@ -114,7 +114,8 @@ func TestNamesCompleteFromTheAPI(t *testing.T) {
 		{[]string{"__complete", "pg", "create", "--playspec", "b"}, []string{"broken\t"}, "web\t"},
 		{[]string{"__complete", "pg", "list", "--marquee", ""}, []string{"local\t", "prod-eu\t"}, ""},
 	} {
-		f, _, _ := root(t)
+		ios, _, _, _ := iostreams.Test()
+		f := cmdutil.New(ios, c.args) // a completion request registers the flags' completions
 		tree := cmd.NewCmdRoot(f)
 		var got bytes.Buffer
 		tree.SetOut(&got)

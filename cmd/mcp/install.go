@@ -33,8 +33,8 @@ type InstallOptions struct {
 func addClientFlags(cmd *cobra.Command, opts *InstallOptions) {
 	cmd.Flags().StringVar(&opts.Client, "client", "", "MCP client: "+strings.Join(mcpinstall.Clients, ", "))
 	cmd.Flags().StringVar(&opts.Scope, "scope", "", "project (files in this directory) or user (default: project where the client has one)")
-	_ = cmd.RegisterFlagCompletionFunc("client", cobra.FixedCompletions(mcpinstall.Clients, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{"project", "user"}, cobra.ShellCompDirectiveNoFileComp))
+	opts.Factory.CompleteFlag(cmd, "client", cobra.FixedCompletions(mcpinstall.Clients, cobra.ShellCompDirectiveNoFileComp))
+	opts.Factory.CompleteFlag(cmd, "scope", cobra.FixedCompletions([]string{"project", "user"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // NewCmdInstall builds `fibe mcp install`.

@@ -44,7 +44,7 @@ PLAYGROUND_TERMINAL_STATE (exit 11) and prints the reasons.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.For, "for", "running", "Status to wait for: running or stopped")
-	_ = cmd.RegisterFlagCompletionFunc("for", cobra.FixedCompletions([]string{"running", "stopped"}, cobra.ShellCompDirectiveNoFileComp))
+	f.CompleteFlag(cmd, "for", cobra.FixedCompletions([]string{"running", "stopped"}, cobra.ShellCompDirectiveNoFileComp))
 	cmdutil.AddWaitDurationFlags(cmd, &opts.Wait)
 	return cmd
 }
