@@ -30,8 +30,9 @@ type yamlCase struct {
 	// drop removes the settings that differ between the two runs by
 	// design (config list shows the output setting itself).
 	drop string
-	// shape compares the documents with every string blanked: each run
-	// reads lines the emulator writes as time goes by.
+	// shape compares the documents with every string and number blanked:
+	// each run reads lines the emulator writes as time goes by, or
+	// measures a latency.
 	shape bool
 	// raw: what is printed is a file fragment for another program (an MCP
 	// client's JSON config), the same bytes whatever the output format.
@@ -85,7 +86,8 @@ func leafCommands(c *cobra.Command) []string {
 // added to the tree without a case here (or an exemption) fails the test.
 func TestYAMLMatchesJSON(t *testing.T) {
 	_, url := cmdtest.Emulator(t, localapi.Config{})
-	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey, "FIBE_POLL_INTERVAL": "20ms"})
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey, "FIBE_POLL_INTERVAL": "20ms",
+		"SHELL": ""}) // doctor does not look for completion: every check passes
 	ctx := func(args ...string) {
 		t.Helper()
 		if out, err := runFibe(t, "", args...); err != nil {
@@ -123,6 +125,7 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"config get":               {args: []string{"config", "get", "timeout"}},
 		"config list":              {args: []string{"config", "list"}, drop: "output"},
 		"config set":               {args: []string{"config", "set", "timeout", "40s"}},
+		"doctor":                   {args: []string{"doctor"}, shape: true},
 		"marquees create":          {args: append([]string{"mq", "create", "--name", "yaml-mq", "--host", "h.example", "--user", "u"}, key("mq-create")...)},
 		"marquees delete":          {args: append([]string{"mq", "delete", "yaml-mq-del", "--yes"}, key("mq-delete")...)},
 		"marquees get":             {args: []string{"mq", "get", "local"}},
@@ -258,11 +261,13 @@ func dropCountdown(v any) any {
 	return v
 }
 
-// blank replaces every string of v with "".
+// blank replaces every string of v with "" and every number with 0.
 func blank(v any) any {
 	switch x := v.(type) {
 	case string:
 		return ""
+	case json.Number:
+		return json.Number("0")
 	case []any:
 		for i := range x {
 			x[i] = blank(x[i])

@@ -17,6 +17,7 @@ import (
 	"github.com/fibegg/fibe/cmd/completion"
 	configcmd "github.com/fibegg/fibe/cmd/config"
 	consolecmd "github.com/fibegg/fibe/cmd/console"
+	"github.com/fibegg/fibe/cmd/doctor"
 	"github.com/fibegg/fibe/cmd/local"
 	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/cmd/marquees"
@@ -101,6 +102,7 @@ Try it without an account against the embedded local API:
 		auth.NewCmdAuth(f),
 		configcmd.NewCmdConfig(f),
 		breaker.NewCmdBreaker(f),
+		doctor.NewCmdDoctor(f, nil),
 	)
 	addToGroup(root, groupMore,
 		api.NewCmdAPI(f, nil),
