@@ -205,3 +205,28 @@ func TestPrintYAMLMeansTheSameAsJSON(t *testing.T) {
 		t.Errorf("NDJSON line under YAML: %q %v", out, err)
 	}
 }
+
+// A browser is opened only for someone at a terminal with a display: never
+// in CI, never without a terminal, over SSH only with a forwarded DISPLAY.
+func TestCanOpenBrowser(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		tty  bool
+		vars map[string]string
+		want bool
+	}{
+		{"no terminal", false, map[string]string{"DISPLAY": ":0"}, false},
+		{"CI", true, map[string]string{"DISPLAY": ":0", "CI": "true"}, false},
+		{"ssh without display", true, map[string]string{"SSH_CONNECTION": "1 2 3 4", "WAYLAND_DISPLAY": "w"}, false},
+		{"ssh with X forwarding", true, map[string]string{"SSH_TTY": "/dev/pts/1", "DISPLAY": "localhost:10"}, true},
+		{"desktop", true, map[string]string{"DISPLAY": ":0"}, true},
+	} {
+		s, _, _, _ := Test()
+		s.SetStdinTTY(c.tty)
+		s.SetStderrTTY(c.tty)
+		s.SetLookupEnv(env(c.vars))
+		if got := s.CanOpenBrowser(); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
