@@ -17,6 +17,7 @@ import (
 	"github.com/fibegg/fibe/cmd/completion"
 	configcmd "github.com/fibegg/fibe/cmd/config"
 	consolecmd "github.com/fibegg/fibe/cmd/console"
+	"github.com/fibegg/fibe/cmd/doctor"
 	"github.com/fibegg/fibe/cmd/local"
 	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/cmd/marquees"
@@ -101,6 +102,7 @@ Try it without an account against the embedded local API:
 		auth.NewCmdAuth(f),
 		configcmd.NewCmdConfig(f),
 		breaker.NewCmdBreaker(f),
+		doctor.NewCmdDoctor(f, nil),
 	)
 	addToGroup(root, groupMore,
 		api.NewCmdAPI(f, nil),
@@ -148,10 +150,45 @@ func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error 
 	// flag, the environment or the config file is a usage error before
 	// anything runs. Help, and `config set` that repairs the file, still run.
 	if cmd.Name() == "help" || cmd.Annotations[cmdutil.SkipConfigCheck] != "" {
+		if cfg, err := f.Config(); err == nil {
+			return applyOutput(ios, cmd, g, cfg)
+		}
 		return nil
 	}
-	_, err := f.Config()
-	return err
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	return applyOutput(ios, cmd, g, cfg)
+}
+
+// applyOutput applies the output setting (--output, FIBE_OUTPUT, config
+// output): yaml prints every document of the --json path as YAML, json is
+// --json. --json and --jq given as flags win over the environment and the
+// file; given with --output yaml they are a usage error, as --jq filters
+// JSON only.
+func applyOutput(ios *iostreams.IOStreams, cmd *cobra.Command, g *GlobalFlags, cfg *config.Config) error {
+	jq := cmd.Flags().Changed("jq")
+	asked := cmd.Flags().Changed("json") || jq
+	switch cfg.Output {
+	case config.OutputJSON:
+		ios.SetJSON(true)
+	case config.OutputYAML:
+		if !cmd.Flags().Changed("output") {
+			if !asked {
+				ios.SetYAML(true)
+			}
+			return nil // --json or --jq on the command line wins over FIBE_OUTPUT
+		}
+		ios.SetYAML(true) // the usage errors below are printed as asked, in YAML
+		if jq {
+			return output.FlagErrorf("--jq filters JSON only: use --output json (or --json) with --jq")
+		}
+		if g.JSON {
+			return output.FlagErrorf("--json and --output yaml disagree: pick one")
+		}
+	}
+	return nil
 }
 
 // Main runs fibe with the process's arguments and returns the exit code.
@@ -178,6 +215,9 @@ func Main() int {
 	if !ios.JSON() && wantsJSON(args) {
 		// The flags were never applied (a parse error): honour --json anyway.
 		ios.SetJSON(true)
+	}
+	if !ios.JSON() && wantsYAML(args) {
+		ios.SetYAML(true)
 	}
 	output.PrintError(ios, err, f.Invocation, f.Operation)
 	return output.ExitCode(err)
@@ -210,6 +250,22 @@ func isCobraUsageError(err error) bool {
 	for _, prefix := range []string{"unknown command ", "unknown flag", "unknown shorthand flag", "required flag(s) ", "if any flags in the group ", "invalid argument ", "flag needs an argument", "accepts ", "requires at least ", "requires at most "} {
 		if strings.HasPrefix(msg, prefix) {
 			return true
+		}
+	}
+	return false
+}
+
+// wantsYAML spots --output yaml on a command line that failed to parse.
+func wantsYAML(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		if v, ok := strings.CutPrefix(a, "--output="); ok {
+			return strings.EqualFold(v, config.OutputYAML)
+		}
+		if a == "--output" && i+1 < len(args) {
+			return strings.EqualFold(args[i+1], config.OutputYAML)
 		}
 	}
 	return false

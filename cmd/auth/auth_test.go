@@ -169,3 +169,38 @@ func TestStatusMasksTheKey(t *testing.T) {
 		t.Errorf("the key is printed:\n%s", e.out)
 	}
 }
+
+// --web against an emulator that approves at once: the key is stored and
+// checked, the code and URL are on stderr, no browser is opened without a
+// terminal, and the key itself never shows.
+func TestWebLoginStoresTheApprovedKey(t *testing.T) {
+	srv, url := cmdtest.Emulator(t, localapi.Config{DeviceAutoApprove: true, Speed: 5})
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url})
+	ios, _, out, errOut := iostreams.Test()
+	f := cmdutil.New(ios, nil)
+	opened := 0
+	opts := &LoginOptions{Seams: f.Seams(), ClientWithKey: f.ClientWithKey, Web: true,
+		OpenBrowser: func(string) error { opened++; return nil }}
+	if err := loginRun(context.Background(), opts); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if !strings.HasPrefix(out.String(), "✓ Logged in to "+url+" as ") || opened != 0 {
+		t.Errorf("stdout %q, browser opened %d times", out, opened)
+	}
+	for _, want := range []string{"one-time code: ", url + "/cli/device?user_code="} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("%q not in stderr %q", want, errOut)
+		}
+	}
+	if strings.Contains(out.String()+errOut.String(), localapi.DefaultAPIKey) {
+		t.Error("the key was printed")
+	}
+	f.SetFlags(nil)
+	key, source, err := f.APIKey()
+	if err != nil || key != localapi.DefaultAPIKey || !strings.HasSuffix(source, "credentials.json") {
+		t.Errorf("stored key from %q: %v", source, err)
+	}
+	if srv.Stats().Requests["GET /api/me"] == nil {
+		t.Error("the approved key was not checked with GET /api/me")
+	}
+}

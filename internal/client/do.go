@@ -207,6 +207,9 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 		Replayed:       strings.EqualFold(res.Header.Get("X-Idempotent-Replayed"), "true"),
 		IdempotencyKey: r.key,
 	}
+	if d, err := http.ParseTime(res.Header.Get("Date")); err == nil {
+		meta.Date = d
+	}
 	return &response{status: res.StatusCode, header: res.Header, body: data, meta: meta}, nil, false
 }
 

@@ -21,6 +21,9 @@ type Response struct {
 	// read again after the replay (a create's; see afterReplayedCreate).
 	Refreshed bool
 	RateLimit *RateLimit
+	// Date is the server's clock (its Date header), zero when absent:
+	// fibe doctor compares it with the local one.
+	Date time.Time
 }
 
 // AsyncHandle is the body of a 202.

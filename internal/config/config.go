@@ -62,6 +62,7 @@ type Config struct {
 	MCPCallBudget time.Duration // fibe mcp serve --call-budget; 0 → none
 	MCPTools      string        // fibe mcp serve --tools: core or full
 	MCPOrigins    []string      // fibe mcp serve --allow-origin
+	Output        string        // "" (for people), OutputJSON or OutputYAML
 
 	values map[string]Value
 }
@@ -141,6 +142,7 @@ func Load(fs *pflag.FlagSet) (*Config, error) {
 	c.MCPCallBudget = c.dur("mcp_call_budget")
 	c.MCPTools = c.str("mcp_tools")
 	c.MCPOrigins, _ = c.values["mcp_allow_origins"].typed.([]string)
+	c.Output = c.str("output")
 	return c, nil
 }
 

@@ -122,6 +122,9 @@ var Settings = []Setting{
 		check: durationBetween(0, reliability.JournalMaxAge)},
 	{Key: "debug", Flag: "debug", Env: "FIBE_DEBUG", Kind: KindBool, Default: "false",
 		Help: "Trace HTTP on stderr, credentials redacted"},
+	{Key: "output", Flag: "output", Env: "FIBE_OUTPUT", File: true,
+		Help:  "Print documents as json or yaml wherever --json works (default: for people; --json is --output json)",
+		parse: textParser(normalizeOutput)},
 	{Key: "no_keyring", Env: "FIBE_NO_KEYRING", Kind: KindBool, Default: "false",
 		Help: "Keep API keys in a 0600 file instead of the OS keyring"},
 	{Key: "mcp_token", Flag: "token", Env: "FIBE_MCP_TOKEN", Scope: "mcp serve", Secret: true,
@@ -274,6 +277,22 @@ func kindParser(k Kind) func(string) (any, string, error) {
 		}
 	}
 	return func(raw string) (any, string, error) { return raw, raw, nil }
+}
+
+// The output formats of the output setting; "" is the human form.
+const (
+	OutputJSON = "json"
+	OutputYAML = "yaml"
+)
+
+func normalizeOutput(raw string) (string, error) {
+	switch v := strings.ToLower(strings.TrimSpace(raw)); v {
+	case "", OutputJSON, OutputYAML:
+		return v, nil
+	case "yml":
+		return OutputYAML, nil
+	}
+	return "", fmt.Errorf("want json or yaml")
 }
 
 // textParser adapts a normalizer of text to a parser whose value is the text.

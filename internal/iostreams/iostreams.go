@@ -28,6 +28,7 @@ type IOStreams struct {
 	json    bool // --json or --jq
 	quiet   bool // --quiet
 	jq      *JQ  // --jq
+	yaml    bool // --output yaml: documents as YAML, streams still NDJSON
 
 	mu       sync.Mutex // guards progress
 	progress *progress

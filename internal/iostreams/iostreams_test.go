@@ -3,10 +3,14 @@ package iostreams
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func env(vars map[string]string) func(string) (string, bool) {
@@ -149,5 +153,80 @@ func TestPrintJSONAndJQ(t *testing.T) {
 	}
 	if _, err := CompileJQ(".["); err == nil || !strings.HasPrefix(err.Error(), "invalid --jq expression: ") {
 		t.Errorf("bad jq: %v", err)
+	}
+}
+
+// YAML output parsed back is the JSON document: strings that look like
+// other types stay strings, big ids stay exact, key order is kept, and
+// --jq or NDJSON lines are not affected.
+func TestPrintYAMLMeansTheSameAsJSON(t *testing.T) {
+	doc := map[string]any{
+		"id": int64(9007199254740993), "name": "web", "flags": []any{"true", "no", "0123", "1e3", "null", "", "a: b", "- x", "#c", "multi\nline", "tab\tx", "ünï"},
+		"nested": map[string]any{"empty": map[string]any{}, "list": []any{}, "nil": nil, "f": 1.5, "b": false},
+	}
+	s, _, out, _ := Test()
+	s.SetYAML(true)
+	if !s.JSON() || !s.YAML() {
+		t.Fatal("SetYAML does not imply JSON")
+	}
+	if err := s.PrintJSON(doc); err != nil {
+		t.Fatal(err)
+	}
+	var back any
+	if err := yaml.Unmarshal(out.Bytes(), &back); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want, _ := json.Marshal(doc)
+	got, _ := json.Marshal(back)
+	var w, g any
+	dec := json.NewDecoder(bytes.NewReader(want))
+	dec.UseNumber()
+	_ = dec.Decode(&w)
+	dec = json.NewDecoder(bytes.NewReader(got))
+	dec.UseNumber()
+	_ = dec.Decode(&g)
+	if !reflect.DeepEqual(w, g) {
+		t.Errorf("YAML parsed back differs:\n%s\nwant %s\ngot  %s", out, want, got)
+	}
+	if strings.Contains(out.String(), "{\"") || strings.Contains(out.String(), "[\"") {
+		t.Errorf("flow style left in:\n%s", out)
+	}
+	// Key order is the document's (a struct's field order).
+	out.Reset()
+	if err := s.PrintJSON(struct {
+		Z string `json:"z"`
+		A string `json:"a"`
+	}{"1", "2"}); err != nil || out.String() != "z: \"1\"\na: \"2\"\n" {
+		t.Errorf("ordered document: %q %v", out, err)
+	}
+	// Streams stay NDJSON.
+	out.Reset()
+	if err := s.PrintJSONLine(map[string]any{"line": "x"}); err != nil || out.String() != "{\"line\":\"x\"}\n" {
+		t.Errorf("NDJSON line under YAML: %q %v", out, err)
+	}
+}
+
+// A browser is opened only for someone at a terminal with a display: never
+// in CI, never without a terminal, over SSH only with a forwarded DISPLAY.
+func TestCanOpenBrowser(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		tty  bool
+		vars map[string]string
+		want bool
+	}{
+		{"no terminal", false, map[string]string{"DISPLAY": ":0"}, false},
+		{"CI", true, map[string]string{"DISPLAY": ":0", "CI": "true"}, false},
+		{"ssh without display", true, map[string]string{"SSH_CONNECTION": "1 2 3 4", "WAYLAND_DISPLAY": "w"}, false},
+		{"ssh with X forwarding", true, map[string]string{"SSH_TTY": "/dev/pts/1", "DISPLAY": "localhost:10"}, true},
+		{"desktop", true, map[string]string{"DISPLAY": ":0"}, true},
+	} {
+		s, _, _, _ := Test()
+		s.SetStdinTTY(c.tty)
+		s.SetStderrTTY(c.tty)
+		s.SetLookupEnv(env(c.vars))
+		if got := s.CanOpenBrowser(); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/itchyny/gojq"
+	"go.yaml.in/yaml/v3"
 )
 
 // JQ is a compiled --jq expression.
@@ -39,9 +40,24 @@ func (s *IOStreams) SetJQ(q *JQ) {
 	}
 }
 
+// SetYAML records --output yaml (FIBE_OUTPUT=yaml): every command takes
+// its --json path, and the documents it prints are written as YAML. It
+// implies JSON(); a --jq filter is not combined with it (the caller
+// refuses that).
+func (s *IOStreams) SetYAML(v bool) {
+	s.yaml = v
+	if v {
+		s.json = true
+	}
+}
+
+// YAML reports whether documents are printed as YAML.
+func (s *IOStreams) YAML() bool { return s.yaml }
+
 // PrintJSON writes v to stdout as one indented JSON document, or, with --jq,
 // the filter's results: strings raw (as gh does), anything else as JSON, one
-// per line. Nothing is written when encoding fails.
+// per line; with --output yaml, the same document as YAML. Nothing is
+// written when encoding fails.
 func (s *IOStreams) PrintJSON(v any) error {
 	data, err := marshal(v)
 	if err != nil {
@@ -49,6 +65,14 @@ func (s *IOStreams) PrintJSON(v any) error {
 	}
 	if s.jq != nil {
 		return s.jq.apply(data, s.Out)
+	}
+	if s.yaml {
+		out, err := JSONToYAML(data)
+		if err != nil {
+			return err
+		}
+		_, err = s.Out.Write(out)
+		return err
 	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, data, "", "  "); err != nil {
@@ -60,7 +84,8 @@ func (s *IOStreams) PrintJSON(v any) error {
 }
 
 // PrintJSONLine writes v as one compact line (NDJSON, for followed streams).
-// A --jq filter applies to each line.
+// A --jq filter applies to each line. Streams stay NDJSON under --output
+// yaml: a YAML stream cannot be read line by line.
 func (s *IOStreams) PrintJSONLine(v any) error {
 	data, err := marshal(v)
 	if err != nil {
@@ -123,4 +148,35 @@ func (q *JQ) apply(data []byte, w io.Writer) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// JSONToYAML rewrites one JSON document as YAML (block style, the keys in
+// their JSON order). The document means the same: parsed back, it equals
+// the JSON one. A JSON document is valid YAML 1.2, so the YAML library
+// reads it into its node tree; only the styles are reset, so strings that
+// need quotes (like "true" or "0123") keep them.
+func JSONToYAML(data []byte) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("JSON to YAML: %w", err)
+	}
+	plain(&doc)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, fmt.Errorf("JSON to YAML: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// plain drops the flow and quoting styles the JSON text gave the nodes.
+func plain(n *yaml.Node) {
+	n.Style = 0
+	for _, c := range n.Content {
+		plain(c)
+	}
 }

@@ -107,6 +107,13 @@ func PrintError(s *iostreams.IOStreams, err error, invocation []string, operatio
 		if mErr != nil {
 			data = []byte(`{"error":{"code":"ERROR","message":"unprintable error"}}`)
 		}
+		if s.YAML() {
+			// The same error document, as YAML (--output yaml).
+			if y, yErr := iostreams.JSONToYAML(data); yErr == nil {
+				fmt.Fprint(s.ErrOut, string(y))
+				return
+			}
+		}
 		fmt.Fprintln(s.ErrOut, string(data))
 		return
 	}
