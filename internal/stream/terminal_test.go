@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -73,9 +74,33 @@ func (r *shellRun) until(want string) string {
 				r.renewals = append(r.renewals, e)
 			}
 		case res := <-r.done:
-			r.t.Fatalf("session ended (%d, %v) before %q; output:\n%s", res.code, res.err, want, since)
+			if r.drain() {
+				r.done <- res // events were still queued: look at them first
+				continue
+			}
+			r.t.Fatalf("session ended (%d, %v) before %q; output:\n%s", res.code, res.err, want, r.output.String()[start:])
 		case <-timeout:
 			r.t.Fatalf("timed out waiting for %q; output:\n%s", want, since)
+		}
+	}
+}
+
+// drain takes the events already emitted; it reports whether there were
+// any. A session may end before the test has read all it emitted.
+func (r *shellRun) drain() bool {
+	took := false
+	for {
+		select {
+		case e := <-r.ev:
+			took = true
+			switch e.Type {
+			case EventOutput:
+				r.output.WriteString(e.Data)
+			case EventRenewed:
+				r.renewals = append(r.renewals, e)
+			}
+		default:
+			return took
 		}
 	}
 }
@@ -413,5 +438,68 @@ func TestShellEndOfInputDuringRenewalIsKept(t *testing.T) {
 	}
 	if !strings.Contains(trace.String(), "sending the end of input to the renewed session") {
 		t.Errorf("trace:\n%s", trace.String())
+	}
+}
+
+// A client that stalls (a loaded machine: here its output is slow to
+// write) is not a silent server: frames read while it was stalled are
+// applied before silence is judged, so the session is never dropped under
+// it, nor the output it already received lost.
+func TestShellStalledClientKeepsItsSession(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{ping: 20 * time.Millisecond})
+	c, _ := a.client(streamKey)
+	in := make(chan Input)
+	out := make(chan string, 64)
+	renewed := make(chan Event, 8)
+	done := make(chan shellResult, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	go func() {
+		code, err := Shell(ctx, c, ShellOptions{Playground: "preview", NoTTY: true, PingInterval: 40 * time.Millisecond}, in,
+			func(e Event) error {
+				switch e.Type {
+				case EventOutput:
+					time.Sleep(300 * time.Millisecond) // the stall: seven ping intervals
+					out <- e.Data
+				case EventRenewed:
+					renewed <- e
+				}
+				return nil
+			})
+		done <- shellResult{code, err}
+	}()
+	var got strings.Builder
+	for i := 0; i < 5; i++ {
+		word := fmt.Sprintf("round%d", i)
+		select {
+		case in <- Input{Data: []byte("echo " + word + "\n")}:
+		case res := <-done:
+			t.Fatalf("the session ended (%d, %v) before %s", res.code, res.err, word)
+		}
+		deadline := time.After(10 * time.Second)
+		for !strings.Contains(got.String(), word) {
+			select {
+			case s := <-out:
+				got.WriteString(s)
+			case e := <-renewed:
+				t.Fatalf("a stalled client dropped its session (renewed, %d bytes dropped); output so far %q", e.Dropped, got.String())
+			case res := <-done:
+				t.Fatalf("the session ended (%d, %v) before %s; output %q", res.code, res.err, word, got.String())
+			case <-deadline:
+				t.Fatalf("no %s in %q", word, got.String())
+			}
+		}
+	}
+	in <- Input{Data: []byte("exit 5\n")}
+	select {
+	case res := <-done:
+		if res.code != 5 || res.err != nil {
+			t.Fatalf("exit %d, %v; want 5", res.code, res.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session did not end")
+	}
+	if st := a.cable.Stats(); st.Connections != 1 {
+		t.Fatalf("%d connections, want 1", st.Connections)
 	}
 }
