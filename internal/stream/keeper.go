@@ -450,7 +450,10 @@ func (k *keeper) handle(ctx context.Context, ev connEvent) error {
 
 // ping notes a ping: the liveness interval is the time between the
 // server's pings as seen on one connection, the longest of the last few
-// gaps (a ping delayed in transit makes the next gap look short).
+// gaps (a ping delayed in transit makes the next gap look short). A first
+// gap far shorter than the interval in use waits for a second one to
+// confirm it: two pings read together after a stall of this process are
+// not the server's period, and would make a live connection look silent.
 func (k *keeper) ping(c *conn, now time.Time) {
 	if !c.lastPing.IsZero() {
 		c.gaps[c.pings%len(c.gaps)] = now.Sub(c.lastPing)
@@ -459,7 +462,9 @@ func (k *keeper) ping(c *conn, now time.Time) {
 		for _, g := range c.gaps {
 			longest = max(longest, g)
 		}
-		k.interval = max(longest, minInterval)
+		if c.pings > 1 || longest >= k.interval/4 {
+			k.interval = max(longest, minInterval)
+		}
 	}
 	c.lastPing = now
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -501,5 +502,53 @@ func TestShellStalledClientKeepsItsSession(t *testing.T) {
 	}
 	if st := a.cable.Stats(); st.Connections != 1 {
 		t.Fatalf("%d connections, want 1", st.Connections)
+	}
+}
+
+// Two pings read together (this process was stalled while they came) are
+// not the server's period: a first gap that short waits for a second gap
+// to confirm it, instead of shrinking liveness to nothing and dropping a
+// connection that pings on time.
+func TestPingsReadTogetherDoNotShrinkLiveness(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{})
+	var conns atomic.Int64
+	a.cableHandler = func(w http.ResponseWriter, r *http.Request) {
+		conns.Add(1)
+		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{client.CableProtocol}})
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		ctx := r.Context()
+		write := func(v any) {
+			b, _ := json.Marshal(v)
+			_ = ws.Write(ctx, websocket.MessageText, b)
+		}
+		write(map[string]any{"type": "welcome"})
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		var sub struct{ Identifier string }
+		_ = json.Unmarshal(data, &sub)
+		write(map[string]any{"type": "confirm_subscription", "identifier": sub.Identifier})
+		write(map[string]any{"type": "ping", "message": 1})
+		write(map[string]any{"type": "ping", "message": 2}) // at once: as if read late together
+		for i := 0; i < 6; i++ {
+			time.Sleep(150 * time.Millisecond) // the server's own period
+			write(map[string]any{"type": "ping", "message": 3 + i})
+		}
+		write(map[string]any{"identifier": sub.Identifier, "message": map[string]any{"type": "output", "data": "done\n"}})
+		write(map[string]any{"identifier": sub.Identifier, "message": map[string]any{"type": "exit", "code": 0}})
+		_, _, _ = ws.Read(ctx) // until the client leaves
+	}
+	c, _ := a.client(streamKey)
+	r := startShell(t, c, ShellOptions{NoTTY: true, PingInterval: 200 * time.Millisecond})
+	r.until("done\n")
+	if code, err := r.wait(); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if n := conns.Load(); n != 1 || len(r.renewals) != 0 {
+		t.Fatalf("%d connections, %d renewals: pings read together shrank liveness", n, len(r.renewals))
 	}
 }
