@@ -534,16 +534,24 @@ func TestPingsReadTogetherDoNotShrinkLiveness(t *testing.T) {
 		write(map[string]any{"type": "confirm_subscription", "identifier": sub.Identifier})
 		write(map[string]any{"type": "ping", "message": 1})
 		write(map[string]any{"type": "ping", "message": 2}) // at once: as if read late together
-		for i := 0; i < 6; i++ {
-			time.Sleep(150 * time.Millisecond) // the server's own period
+		for i := 0; i < 3; i++ {
+			time.Sleep(400 * time.Millisecond) // the server's own period
 			write(map[string]any{"type": "ping", "message": 3 + i})
 		}
 		write(map[string]any{"identifier": sub.Identifier, "message": map[string]any{"type": "output", "data": "done\n"}})
 		write(map[string]any{"identifier": sub.Identifier, "message": map[string]any{"type": "exit", "code": 0}})
 		_, _, _ = ws.Read(ctx) // until the client leaves
 	}
-	c, _ := a.client(streamKey)
-	r := startShell(t, c, ShellOptions{NoTTY: true, PingInterval: 200 * time.Millisecond})
+	c, trace := a.client(streamKey)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(trace.String())
+		}
+	})
+	// Liveness starts at 1 s, the server pings every 400 ms: margins a
+	// loaded machine keeps. Before the fix, the two pings read together
+	// made it 10 ms, and the connection was dropped 20 ms later.
+	r := startShell(t, c, ShellOptions{NoTTY: true, PingInterval: time.Second})
 	r.until("done\n")
 	if code, err := r.wait(); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v", code, err)
