@@ -50,7 +50,7 @@ func TestEmulatorDocMatchesTheCode(t *testing.T) {
 			t.Errorf("fault %s is not in docs/emulator.md", key)
 		}
 	}
-	for _, key := range []string{"latency", "outage", "cable-expire", "cable-expire-burst", "cable-drop", "cable-reject", "cable-noping"} {
+	for _, key := range []string{"latency", "outage", "cable-expire", "cable-expire-burst", "cable-drop", "cable-reject", "cable-noping", "device-slow-down"} {
 		if err := (&chaosPlan{rates: map[string]float64{}}).set(key, "bogus"); err != nil && strings.Contains(err.Error(), "unknown key") {
 			t.Errorf("%s is not a chaos key any more: update the doc and this list", key)
 		}
