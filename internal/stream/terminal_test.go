@@ -447,8 +447,15 @@ func TestShellEndOfInputDuringRenewalIsKept(t *testing.T) {
 // applied before silence is judged, so the session is never dropped under
 // it, nor the output it already received lost.
 func TestShellStalledClientKeepsItsSession(t *testing.T) {
-	a := newStreamAPI(t, streamAPIConfig{ping: 20 * time.Millisecond})
-	c, _ := a.client(streamKey)
+	// Margins a loaded machine keeps: the server pings every 250 ms, so
+	// liveness is about half a second, and the stall is longer than that.
+	a := newStreamAPI(t, streamAPIConfig{ping: 250 * time.Millisecond})
+	c, trace := a.client(streamKey)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(trace.String())
+		}
+	})
 	in := make(chan Input)
 	out := make(chan string, 64)
 	renewed := make(chan Event, 8)
@@ -456,11 +463,11 @@ func TestShellStalledClientKeepsItsSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	go func() {
-		code, err := Shell(ctx, c, ShellOptions{Playground: "preview", NoTTY: true, PingInterval: 40 * time.Millisecond}, in,
+		code, err := Shell(ctx, c, ShellOptions{Playground: "preview", NoTTY: true, PingInterval: 500 * time.Millisecond}, in,
 			func(e Event) error {
 				switch e.Type {
 				case EventOutput:
-					time.Sleep(300 * time.Millisecond) // the stall: seven ping intervals
+					time.Sleep(1200 * time.Millisecond) // the stall: over two liveness intervals
 					out <- e.Data
 				case EventRenewed:
 					renewed <- e
@@ -470,7 +477,7 @@ func TestShellStalledClientKeepsItsSession(t *testing.T) {
 		done <- shellResult{code, err}
 	}()
 	var got strings.Builder
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 4; i++ {
 		word := fmt.Sprintf("round%d", i)
 		select {
 		case in <- Input{Data: []byte("echo " + word + "\n")}:
