@@ -59,6 +59,10 @@
 //
 // # Chaos specs
 //
+// docs/emulator.md says all of this for users: every fault, every profile
+// with its spec (a test holds that page to the profiles below), what
+// Config.Speed scales, the seed data and /_local/*.
+//
 // Faults come from a random generator seeded with Config.Seed, so a seed
 // reproduces a run. A spec is a comma-separated list of items:
 //

@@ -68,6 +68,8 @@ type keeper struct {
 	connecting bool
 
 	interval      time.Duration // liveness: the server's ping period as seen
+	lastTick      time.Time     // when tick last ran, to tell a stalled process from a silent server
+	graced        bool          // the last tick followed a stall and judged nothing
 	everConfirmed bool
 	expiryTried   bool // "already tried": one recovery per expiry (docs/contract.md §7)
 	recoveries    int
@@ -91,7 +93,7 @@ type conn struct {
 	confirmedAt time.Time
 	progressed  bool      // a message moved the stream, or it stayed up one ping interval
 	expired     bool      // its session expired: it can no longer make progress
-	beat        time.Time // last frame of any kind
+	beat        time.Time // last frame of any kind, as read by its reader
 	lastPing    time.Time
 	gaps        [4]time.Duration // the last gaps between pings
 	pings       int
@@ -101,7 +103,8 @@ type conn struct {
 type connEvent struct {
 	gen   int
 	frame frame
-	err   error // the connection ended
+	err   error     // the connection ended
+	at    time.Time // when the reader read it (the loop may apply it later)
 }
 
 type dialResult struct {
@@ -365,7 +368,7 @@ func (k *keeper) adopt(ctx context.Context, c *conn) {
 func (k *keeper) read(ctx context.Context, c *conn) {
 	for {
 		_, data, err := c.ws.Read(ctx)
-		ev := connEvent{gen: c.gen, err: err}
+		ev := connEvent{gen: c.gen, err: err, at: time.Now()}
 		if err == nil {
 			fr, ok := parseFrame(data, c.identifier)
 			if !ok {
@@ -403,10 +406,12 @@ func (k *keeper) handle(ctx context.Context, ev connEvent) error {
 		k.c.Tracef("stream: connection dropped: %s", drop.Message)
 		return k.lost(ctx, c, drop, "connection dropped")
 	}
-	c.beat = time.Now()
+	if ev.at.After(c.beat) {
+		c.beat = ev.at
+	}
 	switch fr := ev.frame; fr.kind {
 	case framePing:
-		k.ping(c)
+		k.ping(c, ev.at)
 	case frameConfirm:
 		if current && !c.confirmed {
 			return k.confirmed(ctx, c)
@@ -445,9 +450,11 @@ func (k *keeper) handle(ctx context.Context, ev connEvent) error {
 
 // ping notes a ping: the liveness interval is the time between the
 // server's pings as seen on one connection, the longest of the last few
-// gaps (a ping delayed in transit makes the next gap look short).
-func (k *keeper) ping(c *conn) {
-	now := time.Now()
+// gaps (a ping delayed in transit makes the next gap look short). A first
+// gap far shorter than the interval in use waits for a second one to
+// confirm it: two pings read together after a stall of this process are
+// not the server's period, and would make a live connection look silent.
+func (k *keeper) ping(c *conn, now time.Time) {
 	if !c.lastPing.IsZero() {
 		c.gaps[c.pings%len(c.gaps)] = now.Sub(c.lastPing)
 		c.pings++
@@ -455,7 +462,9 @@ func (k *keeper) ping(c *conn) {
 		for _, g := range c.gaps {
 			longest = max(longest, g)
 		}
-		k.interval = max(longest, minInterval)
+		if c.pings > 1 || longest >= k.interval/4 {
+			k.interval = max(longest, minInterval)
+		}
 	}
 	c.lastPing = now
 }
@@ -473,14 +482,28 @@ func (k *keeper) progress(c *conn) {
 // stayed up one ping interval is progress; two intervals without a frame
 // mean the connection is dead; a subscription never confirmed is a
 // failed attempt.
+//
+// Silence is judged only on a process that was running: frames already
+// read but not yet applied (the loop's select may pick this tick first)
+// are not silence, nor is the time this process itself was stalled (a
+// loaded machine, a long GC pause), after which the readers get one tick
+// to catch up. Otherwise a stalled client would drop a live session and
+// lose the output it had already received.
 func (k *keeper) tick(ctx context.Context) error {
+	now := time.Now()
+	stalled := !k.lastTick.IsZero() && now.Sub(k.lastTick) > max(k.interval/2, 50*time.Millisecond)
+	k.lastTick = now
+	grace := stalled && !k.graced // one tick of grace, never two in a row
+	k.graced = grace
 	c := k.current
 	if c == nil {
 		return nil
 	}
-	now := time.Now()
 	if c.confirmed && !c.progressed && !c.expired && now.Sub(c.confirmedAt) >= k.interval {
 		k.progress(c)
+	}
+	if grace || len(k.events) > 0 {
+		return nil
 	}
 	if now.Sub(c.beat) > 2*k.interval {
 		k.c.Tracef("stream: nothing for two ping intervals (%s); dropping the connection", (2 * k.interval).String())

@@ -55,7 +55,10 @@ func TestEmulatorExpiryBurstRecoversOnce(t *testing.T) {
 				t.Errorf("set chaos: %v", err)
 			}
 		}
-		return len(l) >= 8
+		// Lines already on their way when the fault was set arrive before
+		// it bites: go on until the recovery has delivered lines too.
+		return len(l) >= 8 && strings.Count(trace.String(), "stream: <-- 101 connected") >= 2 &&
+			strings.Count(trace.String(), "stream: subscription confirmed") >= 2
 	})
 	if !errors.Is(err, errEnough) {
 		t.Fatalf("err = %v", err)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,9 +75,33 @@ func (r *shellRun) until(want string) string {
 				r.renewals = append(r.renewals, e)
 			}
 		case res := <-r.done:
-			r.t.Fatalf("session ended (%d, %v) before %q; output:\n%s", res.code, res.err, want, since)
+			if r.drain() {
+				r.done <- res // events were still queued: look at them first
+				continue
+			}
+			r.t.Fatalf("session ended (%d, %v) before %q; output:\n%s", res.code, res.err, want, r.output.String()[start:])
 		case <-timeout:
 			r.t.Fatalf("timed out waiting for %q; output:\n%s", want, since)
+		}
+	}
+}
+
+// drain takes the events already emitted; it reports whether there were
+// any. A session may end before the test has read all it emitted.
+func (r *shellRun) drain() bool {
+	took := false
+	for {
+		select {
+		case e := <-r.ev:
+			took = true
+			switch e.Type {
+			case EventOutput:
+				r.output.WriteString(e.Data)
+			case EventRenewed:
+				r.renewals = append(r.renewals, e)
+			}
+		default:
+			return took
 		}
 	}
 }
@@ -413,5 +439,131 @@ func TestShellEndOfInputDuringRenewalIsKept(t *testing.T) {
 	}
 	if !strings.Contains(trace.String(), "sending the end of input to the renewed session") {
 		t.Errorf("trace:\n%s", trace.String())
+	}
+}
+
+// A client that stalls (a loaded machine: here its output is slow to
+// write) is not a silent server: frames read while it was stalled are
+// applied before silence is judged, so the session is never dropped under
+// it, nor the output it already received lost.
+func TestShellStalledClientKeepsItsSession(t *testing.T) {
+	// Margins a loaded machine keeps: the server pings every 250 ms, so
+	// liveness is about half a second, and the stall is longer than that.
+	a := newStreamAPI(t, streamAPIConfig{ping: 250 * time.Millisecond})
+	c, trace := a.client(streamKey)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(trace.String())
+		}
+	})
+	in := make(chan Input)
+	out := make(chan string, 64)
+	renewed := make(chan Event, 8)
+	done := make(chan shellResult, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	go func() {
+		code, err := Shell(ctx, c, ShellOptions{Playground: "preview", NoTTY: true, PingInterval: 500 * time.Millisecond}, in,
+			func(e Event) error {
+				switch e.Type {
+				case EventOutput:
+					time.Sleep(1200 * time.Millisecond) // the stall: over two liveness intervals
+					out <- e.Data
+				case EventRenewed:
+					renewed <- e
+				}
+				return nil
+			})
+		done <- shellResult{code, err}
+	}()
+	var got strings.Builder
+	for i := 0; i < 4; i++ {
+		word := fmt.Sprintf("round%d", i)
+		select {
+		case in <- Input{Data: []byte("echo " + word + "\n")}:
+		case res := <-done:
+			t.Fatalf("the session ended (%d, %v) before %s", res.code, res.err, word)
+		}
+		deadline := time.After(10 * time.Second)
+		for !strings.Contains(got.String(), word) {
+			select {
+			case s := <-out:
+				got.WriteString(s)
+			case e := <-renewed:
+				t.Fatalf("a stalled client dropped its session (renewed, %d bytes dropped); output so far %q", e.Dropped, got.String())
+			case res := <-done:
+				t.Fatalf("the session ended (%d, %v) before %s; output %q", res.code, res.err, word, got.String())
+			case <-deadline:
+				t.Fatalf("no %s in %q", word, got.String())
+			}
+		}
+	}
+	in <- Input{Data: []byte("exit 5\n")}
+	select {
+	case res := <-done:
+		if res.code != 5 || res.err != nil {
+			t.Fatalf("exit %d, %v; want 5", res.code, res.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session did not end")
+	}
+	if st := a.cable.Stats(); st.Connections != 1 {
+		t.Fatalf("%d connections, want 1", st.Connections)
+	}
+}
+
+// Two pings read together (this process was stalled while they came) are
+// not the server's period: a first gap that short waits for a second gap
+// to confirm it, instead of shrinking liveness to nothing and dropping a
+// connection that pings on time.
+func TestPingsReadTogetherDoNotShrinkLiveness(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{})
+	var conns atomic.Int64
+	a.cableHandler = func(w http.ResponseWriter, r *http.Request) {
+		conns.Add(1)
+		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{client.CableProtocol}})
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		ctx := r.Context()
+		write := func(v any) {
+			b, _ := json.Marshal(v)
+			_ = ws.Write(ctx, websocket.MessageText, b)
+		}
+		write(map[string]any{"type": "welcome"})
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		var sub struct{ Identifier string }
+		_ = json.Unmarshal(data, &sub)
+		write(map[string]any{"type": "confirm_subscription", "identifier": sub.Identifier})
+		write(map[string]any{"type": "ping", "message": 1})
+		write(map[string]any{"type": "ping", "message": 2}) // at once: as if read late together
+		for i := 0; i < 3; i++ {
+			time.Sleep(400 * time.Millisecond) // the server's own period
+			write(map[string]any{"type": "ping", "message": 3 + i})
+		}
+		write(map[string]any{"identifier": sub.Identifier, "message": map[string]any{"type": "output", "data": "done\n"}})
+		write(map[string]any{"identifier": sub.Identifier, "message": map[string]any{"type": "exit", "code": 0}})
+		_, _, _ = ws.Read(ctx) // until the client leaves
+	}
+	c, trace := a.client(streamKey)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(trace.String())
+		}
+	})
+	// Liveness starts at 1 s, the server pings every 400 ms: margins a
+	// loaded machine keeps. Before the fix, the two pings read together
+	// made it 10 ms, and the connection was dropped 20 ms later.
+	r := startShell(t, c, ShellOptions{NoTTY: true, PingInterval: time.Second})
+	r.until("done\n")
+	if code, err := r.wait(); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if n := conns.Load(); n != 1 || len(r.renewals) != 0 {
+		t.Fatalf("%d connections, %d renewals: pings read together shrank liveness", n, len(r.renewals))
 	}
 }
