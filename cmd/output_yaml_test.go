@@ -345,3 +345,15 @@ func TestWantsYAML(t *testing.T) {
 		}
 	}
 }
+
+// FIBE_OUTPUT from the environment leaves the commands that print no
+// document alone: `source <(fibe completion bash)` must keep working.
+func TestOutputSettingSparesScripts(t *testing.T) {
+	cmdtest.Isolate(t, map[string]string{"FIBE_OUTPUT": "yaml"})
+	if out, err := runFibe(t, "", "completion", "bash"); err != nil || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash under FIBE_OUTPUT=yaml: %v\n%.200s", err, out)
+	}
+	if _, err := runFibe(t, "", "completion", "bash", "--output", "yaml"); output.ExitCode(err) != output.ExitUsage {
+		t.Errorf("completion bash --output yaml: %v", err)
+	}
+}

@@ -170,6 +170,9 @@ func applyGlobals(f *cmdutil.Factory, cmd *cobra.Command, g *GlobalFlags) error 
 func applyOutput(ios *iostreams.IOStreams, cmd *cobra.Command, g *GlobalFlags, cfg *config.Config) error {
 	jq := cmd.Flags().Changed("jq")
 	asked := cmd.Flags().Changed("json") || jq
+	if cmd.Annotations[cmdutil.NoDocument] != "" && !cmd.Flags().Changed("output") {
+		return nil
+	}
 	switch cfg.Output {
 	case config.OutputJSON:
 		ios.SetJSON(true)

@@ -162,6 +162,13 @@ func traceSettings(w io.Writer, cfg *config.Config) {
 // root does not resolve the configuration before it.
 const SkipConfigCheck = "fibe/skip-config-check"
 
+// NoDocument is the annotation of a command that prints no document (a
+// shell script, manual pages): an output format from the environment or
+// the config file (FIBE_OUTPUT) does not apply to it, so `source <(fibe
+// completion bash)` works whatever the user's default; --json or --output
+// on its command line is still refused.
+const NoDocument = "fibe/no-document"
+
 // Profile resolves only the profile, without the rest of the configuration.
 func (f *Factory) Profile() (string, error) {
 	f.mu.Lock()

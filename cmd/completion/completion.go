@@ -52,7 +52,8 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
   powershell:  fibe completion powershell | Out-String | Invoke-Expression`,
 		Example: `  echo 'source <(fibe completion bash)' >> ~/.bashrc
   fibe completion --generate-dir completions`,
-		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
+		ValidArgs:   []string{"bash", "zsh", "fish", "powershell"},
+		Annotations: map[string]string{cmdutil.NoDocument: "true"},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.Dir != "" {
 				return cmdutil.NoArgs(cmd, args)

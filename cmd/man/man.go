@@ -38,7 +38,7 @@ default. Read one with man, or install them under a MANPATH directory:
 		Example: `  fibe man
   fibe man --dir /tmp/fibe-man && man -l /tmp/fibe-man/fibe.1`,
 		Args:        cmdutil.NoArgs,
-		Annotations: map[string]string{cmdutil.SkipConfigCheck: "true"},
+		Annotations: map[string]string{cmdutil.SkipConfigCheck: "true", cmdutil.NoDocument: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Root = cmd.Root()
 			return run(opts)
