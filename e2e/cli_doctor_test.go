@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/statestore/redistest"
 )
 
 // doctorWorld is a user with bash completion installed, so a healthy
@@ -163,5 +164,20 @@ func TestDoctorOpenBreaker(t *testing.T) {
 	w.ok("breaker", "reset")
 	if r := w.run("doctor"); r.code != 0 {
 		t.Errorf("doctor after breaker reset: %s", r)
+	}
+}
+
+// A Redis state store that answers: ✓ with its latency, the password never
+// shown.
+func TestDoctorRedis(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	w := doctorWorld(t, localapi.Config{})
+	w.env["FIBE_STATE_STORE"] = rs.URL(3)
+	var rep doctorReport
+	r := w.jsonOf(&rep, "doctor")
+	st, detail, _ := rep.check(t, "State store")
+	if r.code != 0 || st != "ok" || !strings.Contains(detail, rs.Addr+"/3 answers (") {
+		t.Errorf("doctor with Redis: %s %q\n%s", st, detail, r)
 	}
 }
