@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fibegg/fibe/internal/client"
@@ -177,6 +178,34 @@ func TestUpdatesTakeWaitArguments(t *testing.T) {
 		props := tool.Input.Properties
 		if props["idempotency_key"] != nil && (props["wait"] == nil || props["wait_timeout"] == nil || props["call_budget"] == nil) {
 			t.Errorf("%s is a mutation without wait, wait_timeout or call_budget", tool.Name)
+		}
+	}
+}
+
+// --tools full lists every tool the server has, each with input and
+// output schemas that resolve; core lists the tools docs/mcp-tools.md names.
+func TestToolSets(t *testing.T) {
+	for _, set := range []string{ToolsCore, ToolsFull} {
+		w := newWorld(t, localapi.Config{}, func(c *Config, _ *client.Options) { c.Tools = set })
+		res, err := w.cs.ListTools(ctxT(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(ToolSet(set))
+		if set == ToolsFull {
+			want = len(Tools())
+		}
+		if len(res.Tools) != want || want == 0 {
+			t.Fatalf("--tools %s listed %d tools, want %d", set, len(res.Tools), want)
+		}
+		for _, tool := range res.Tools {
+			for what, s := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+				var schema jsonschema.Schema
+				decode(t, s, &schema)
+				if _, err := schema.Resolve(nil); err != nil || schema.Type != "object" {
+					t.Errorf("--tools %s: %s %s schema: %v (type %q)", set, tool.Name, what, err, schema.Type)
+				}
+			}
 		}
 	}
 }
