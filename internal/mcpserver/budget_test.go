@@ -14,19 +14,20 @@ import (
 )
 
 // journaled is a world whose client keeps the outcome journal in a file
-// store, as `fibe mcp serve` does.
-func journaled(t *testing.T) worldOpt {
+// store, as `fibe mcp serve` does, with the given journal window.
+func journaled(t *testing.T, window time.Duration) worldOpt {
 	state := t.TempDir()
 	return func(_ *Config, o *client.Options) {
-		o.Store, o.JournalWindow, o.Profile = reliability.NewFileStore(state), 15*time.Minute, "default"
+		o.Store, o.JournalWindow, o.Profile = reliability.NewFileStore(state), window, "default"
 	}
 }
 
 // A rollout slower than the call's budget answers the hand-off handle by
 // the budget (+1 s), sends one rollout, and fibe_ops_wait finishes it; the
-// same call again resumes the same operation through the journal.
+// same call again resumes the same operation through the journal, even
+// after the journal window (here 1 ms): a handed-off entry outlives it.
 func TestCallBudgetHandsOffASlowRollout(t *testing.T) {
-	w := newWorld(t, localapi.Config{Speed: 0.05}, journaled(t)) // a rollout takes tens of seconds
+	w := newWorld(t, localapi.Config{Speed: 0.05}, journaled(t, time.Millisecond)) // a rollout takes tens of seconds
 	w.ok("fibe_playgrounds_create", map[string]any{"name": "slow-roll", "playspec": "web", "marquee": "local", "wait": false}, nil)
 	w.advance(time.Hour)
 	w.ok("fibe_playgrounds_wait", map[string]any{"playground": "slow-roll"}, nil)
