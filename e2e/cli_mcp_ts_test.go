@@ -23,7 +23,8 @@ var tsClientDir = filepath.Join("testdata", "mcp-ts")
 // The official TypeScript SDK's client, as a new user's agent would run it,
 // against `fibe mcp serve` over stdio: it lists every tool (its schemas
 // pass the SDK's checks), then a read, a create, a failing call and a list,
-// each result validated by the SDK against the tool's output schema.
+// each result validated by the SDK against the tool's output schema, and a
+// delete its user is asked about (elicitation) and declines.
 func TestMCPTypeScriptClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	sdk := filepath.Join(tsClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")
@@ -45,6 +46,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Fatalf("the TypeScript client failed: %v\n--- stdout\n%s--- stderr\n%s", err, out.String(), errOut.String())
 	}
 	var seen struct {
+		Asked []string
 		Tools []struct{ Name, OutputType, InputType string }
 		Calls map[string]struct {
 			IsError    bool
@@ -103,5 +105,15 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 	if err != nil || !reflect.DeepEqual(text, cli) || !reflect.DeepEqual(list.Structured["items"], cli) {
 		t.Errorf("list: text %v, structured %v, want the items of --json %v", text, list.Structured, cli)
+	}
+
+	// Asked before the delete, declined: an error, and the playground stays.
+	del := seen.Calls["fibe_playgrounds_delete:error"]
+	if e, _ := del.Structured["error"].(map[string]any); !del.IsError || e["code"] != "INVALID_ARGUMENT" ||
+		len(seen.Asked) != 1 || seen.Asked[0] != "Delete playground ts-client?" {
+		t.Errorf("declined delete: %+v, asked %q", del, seen.Asked)
+	}
+	if r := w.run("pg", "get", "ts-client", "--json"); r.code != 0 {
+		t.Errorf("the playground is gone after a declined delete: %s", r)
 	}
 }

@@ -150,6 +150,25 @@ func pathOnly(path string) string {
 	return p
 }
 
+// HandOff marks the journal entry of key handed off: its caller stopped
+// waiting before the operation ended, so a run of the same mutation
+// reuses the key whatever the journal window (until the server's replay
+// window closes) and resumes the operation instead of starting another.
+func (c *Client) HandOff(key string) {
+	entries, err := c.journal.List()
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Key == key && !e.Explicit && !e.HandedOff {
+			e.HandedOff = true
+			if err := c.journal.Put(e); err != nil {
+				c.trace.printf("journal entry %s not marked handed off: %v", key, err)
+			}
+		}
+	}
+}
+
 // ForgetJournaled removes the journal entry of key, kept by a mutation
 // sent with KeepJournaled, once what followed it ended.
 func (c *Client) ForgetJournaled(key string) {

@@ -46,6 +46,12 @@ func (c *call) handoff(err error) *handoff {
 	if h.IdempotencyKey == "" && c.resp != nil {
 		h.IdempotencyKey = c.resp.IdempotencyKey // a create that went on to wait for its playground
 	}
+	if h.IdempotencyKey != "" {
+		// Kept past the journal window: calling again resumes this one.
+		if cl, err := c.client(); err == nil {
+			cl.HandOff(h.IdempotencyKey)
+		}
+	}
 	pg, _ := ce.Details["playground"].(string)
 	waitingFor, _ := ce.Details["waiting_for"].(string)
 	switch {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fibegg/fibe/internal/client"
@@ -13,19 +14,20 @@ import (
 )
 
 // journaled is a world whose client keeps the outcome journal in a file
-// store, as `fibe mcp serve` does.
-func journaled(t *testing.T) worldOpt {
+// store, as `fibe mcp serve` does, with the given journal window.
+func journaled(t *testing.T, window time.Duration) worldOpt {
 	state := t.TempDir()
 	return func(_ *Config, o *client.Options) {
-		o.Store, o.JournalWindow, o.Profile = reliability.NewFileStore(state), 15*time.Minute, "default"
+		o.Store, o.JournalWindow, o.Profile = reliability.NewFileStore(state), window, "default"
 	}
 }
 
 // A rollout slower than the call's budget answers the hand-off handle by
 // the budget (+1 s), sends one rollout, and fibe_ops_wait finishes it; the
-// same call again resumes the same operation through the journal.
+// same call again resumes the same operation through the journal, even
+// after the journal window (here 1 ms): a handed-off entry outlives it.
 func TestCallBudgetHandsOffASlowRollout(t *testing.T) {
-	w := newWorld(t, localapi.Config{Speed: 0.05}, journaled(t)) // a rollout takes tens of seconds
+	w := newWorld(t, localapi.Config{Speed: 0.05}, journaled(t, time.Millisecond)) // a rollout takes tens of seconds
 	w.ok("fibe_playgrounds_create", map[string]any{"name": "slow-roll", "playspec": "web", "marquee": "local", "wait": false}, nil)
 	w.advance(time.Hour)
 	w.ok("fibe_playgrounds_wait", map[string]any{"playground": "slow-roll"}, nil)
@@ -177,6 +179,34 @@ func TestUpdatesTakeWaitArguments(t *testing.T) {
 		props := tool.Input.Properties
 		if props["idempotency_key"] != nil && (props["wait"] == nil || props["wait_timeout"] == nil || props["call_budget"] == nil) {
 			t.Errorf("%s is a mutation without wait, wait_timeout or call_budget", tool.Name)
+		}
+	}
+}
+
+// --tools full lists every tool the server has, each with input and
+// output schemas that resolve; core lists the tools docs/mcp-tools.md names.
+func TestToolSets(t *testing.T) {
+	for _, set := range []string{ToolsCore, ToolsFull} {
+		w := newWorld(t, localapi.Config{}, func(c *Config, _ *client.Options) { c.Tools = set })
+		res, err := w.cs.ListTools(ctxT(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(ToolSet(set))
+		if set == ToolsFull {
+			want = len(Tools())
+		}
+		if len(res.Tools) != want || want == 0 {
+			t.Fatalf("--tools %s listed %d tools, want %d", set, len(res.Tools), want)
+		}
+		for _, tool := range res.Tools {
+			for what, s := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+				var schema jsonschema.Schema
+				decode(t, s, &schema)
+				if _, err := schema.Resolve(nil); err != nil || schema.Type != "object" {
+					t.Errorf("--tools %s: %s %s schema: %v (type %q)", set, tool.Name, what, err, schema.Type)
+				}
+			}
 		}
 	}
 }

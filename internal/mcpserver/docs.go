@@ -84,8 +84,9 @@ answer that comes later, so a call that waits answers before that:
   and stops polling; the platform goes on. ` + "`resume`" + ` is ` + "`fibe_ops_wait`" + ` with the ` + "`request_id`" + ` of a pending
   operation, or ` + "`fibe_playgrounds_wait`" + ` with the playground and the state awaited (a create waiting until
   ` + "`running`" + `). When the budget is not shorter than ` + "`wait_timeout`" + `, the wait ends as before, with ` + "`ASYNC_TIMEOUT`" + `.
-  A handed-off mutation keeps its outcome-journal entry (docs/contract.md §10), so calling the same tool
-  again with the same arguments (within the journal window) resumes the same operation; it never starts a second one.
+  A handed-off mutation keeps its outcome-journal entry (docs/contract.md §10), marked handed off, until
+  its operation ends or the server's 24 h replay window closes, whatever the journal window, so calling the
+  same tool again with the same arguments resumes the same operation; it never starts a second one.
 - **Heartbeat.** A call that carries a ` + "`progressToken`" + ` gets a progress notification at least every 10 s,
   even when nothing changed.
 - **Confirmation.** A destructive tool (` + "`_delete`" + `, ` + "`_stop`" + `), and a ` + "`fibe_api`" + ` request that may change something

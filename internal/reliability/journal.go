@@ -22,6 +22,10 @@ type JournalEntry struct {
 	// idempotency_key, a console form's). Listed, never claimed: only a run
 	// that gives the key again uses it. Such an entry has no Signature.
 	Explicit bool `json:"explicit,omitempty"`
+	// HandedOff: the mutation was accepted and its caller stopped waiting
+	// before it ended (an MCP call that ran out of its budget). Claimed
+	// whatever the window, until JournalMaxAge: calling again resumes it.
+	HandedOff bool `json:"handed_off,omitempty"`
 }
 
 // JournalMaxAge is how long an entry is kept at most: the server's replay
@@ -95,7 +99,8 @@ func (j *Journal) List() ([]JournalEntry, error) {
 	return out, nil
 }
 
-// Claim returns the newest entry for signature created within window, or,
+// Claim returns the newest entry for signature created within window (or
+// handed off, whenever it was created), or,
 // when there is none, records fresh (whose Signature must be signature) and
 // returns it. Two processes claiming the same signature at once get the
 // same entry, so they send the same key.
@@ -112,7 +117,7 @@ func (j *Journal) Claim(signature string, window time.Duration, fresh JournalEnt
 func claimJournal(f journalFile, signature string, window time.Duration, fresh JournalEntry, now time.Time) (JournalEntry, bool) {
 	got, reused := fresh, false
 	for _, e := range f {
-		if !e.Explicit && e.Signature == signature && now.Sub(e.Created) <= window &&
+		if !e.Explicit && e.Signature == signature && (now.Sub(e.Created) <= window || e.HandedOff) &&
 			(!reused || e.Created.After(got.Created)) {
 			got, reused = e, true
 		}

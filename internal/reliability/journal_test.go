@@ -62,3 +62,24 @@ func TestJournalConcurrentClaimsShareOneKey(t *testing.T) {
 		}
 	}
 }
+
+// A handed-off entry is claimed after the window too, until JournalMaxAge.
+func TestJournalClaimsAHandedOffEntryWhateverTheWindow(t *testing.T) {
+	clock := reliabilitytest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	j := NewJournal(NewMemoryStore(), clock)
+	first, _, _ := j.Claim("sig", time.Minute, JournalEntry{Signature: "sig", Key: "k1"})
+	first.HandedOff = true
+	if err := j.Put(first); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour)
+	again, reused, _ := j.Claim("sig", time.Minute, JournalEntry{Signature: "sig", Key: "k2"})
+	if !reused || again.Key != "k1" {
+		t.Fatalf("claim an hour after a hand-off = %+v reused=%v, want k1", again, reused)
+	}
+	clock.Advance(JournalMaxAge)
+	late, reused, _ := j.Claim("sig", time.Minute, JournalEntry{Signature: "sig", Key: "k3"})
+	if reused || late.Key != "k3" {
+		t.Fatalf("claim past the replay window = %+v reused=%v, want a new k3", late, reused)
+	}
+}

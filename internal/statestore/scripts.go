@@ -207,7 +207,7 @@ for i = 1, #all, 2 do
   local ok, v = pcall(cjson.decode, all[i + 1])
   if not ok or type(v) ~= 'table' or type(v.ms) ~= 'number' or now - v.ms > maxage then
     redis.call('HDEL', KEYS[1], all[i])
-  elseif v.sig == sig and sig ~= '' and not (type(v.e) == 'table' and v.e.explicit == true) and now - v.ms <= window and (bestms == nil or v.ms > bestms) then
+  elseif v.sig == sig and sig ~= '' and not (type(v.e) == 'table' and v.e.explicit == true) and (now - v.ms <= window or (type(v.e) == 'table' and v.e.handed_off == true)) and (bestms == nil or v.ms > bestms) then
     best, bestms = all[i + 1], v.ms
   end
 end

@@ -396,6 +396,27 @@ var storeCases = []storeCase{
 			t.Fatalf("after clear: %+v", list)
 		}
 	}},
+	{"journal: a handed-off entry is claimed after the window, until the replay window closes", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
+		j := reliability.NewJournal(k.open(), clock)
+		first, _, err := j.Claim("sig-h", time.Minute, reliability.JournalEntry{Signature: "sig-h", Key: "h1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first.HandedOff = true
+		if err := j.Put(first); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Hour)
+		again, reused, _ := j.Claim("sig-h", time.Minute, reliability.JournalEntry{Signature: "sig-h", Key: "h2"})
+		if !reused || again.Key != "h1" || !again.HandedOff {
+			t.Fatalf("claim an hour after a hand-off: %+v %v", again, reused)
+		}
+		clock.Advance(reliability.JournalMaxAge)
+		late, reused, _ := j.Claim("sig-h", time.Minute, reliability.JournalEntry{Signature: "sig-h", Key: "h3"})
+		if reused || late.Key != "h3" {
+			t.Fatalf("claim past the replay window: %+v %v", late, reused)
+		}
+	}},
 	{"marquee cache: put and get", func(t *testing.T, k storeKind, clock *reliabilitytest.Clock) {
 		s := k.open()
 		now := clock.Now()

@@ -1,10 +1,12 @@
 // The official MCP TypeScript SDK's client against `fibe mcp serve` over
-// stdio: list every tool, then a read, a create, a failing call and a list.
+// stdio: list every tool, then a read, a create, a failing call, a list, and
+// a delete the user declines when asked (elicitation).
 // Usage: node client.mjs FIBE_BINARY [GLOBAL_FLAGS...]
 // Prints one JSON document of what it saw; exits 1 on anything the SDK
 // refused (it validates each structuredContent against its output schema).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [bin, ...flags] = process.argv.slice(2);
 const transport = new StdioClientTransport({
@@ -13,8 +15,13 @@ const transport = new StdioClientTransport({
   env: process.env,
   stderr: "inherit",
 });
-const client = new Client({ name: "fibe-ts-test", version: "1.0.0" });
-const seen = { tools: [], calls: {} };
+// The person behind this client declines every confirmation it is asked for.
+const client = new Client({ name: "fibe-ts-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+const seen = { tools: [], calls: {}, asked: [] };
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  seen.asked.push(req.params.message);
+  return { action: "decline" };
+});
 
 async function call(name, args) {
   const res = await client.callTool({ name, arguments: args });
@@ -40,6 +47,7 @@ try {
   await call("fibe_playgrounds_create", { name: "ts-client", playspec: "web", marquee: "local" });
   await call("fibe_playgrounds_get", { playground: "no-such-playground" });
   await call("fibe_playgrounds_list", {});
+  await call("fibe_playgrounds_delete", { playground: "ts-client" });
   await client.close();
   process.stdout.write(JSON.stringify(seen) + "\n");
 } catch (err) {
