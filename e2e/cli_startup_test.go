@@ -70,12 +70,13 @@ func TestStartupInitIsLazy(t *testing.T) {
 	}
 	sort.Slice(costs, func(i, j int) bool { return costs[i].bytes > costs[j].bytes })
 	top := costs[:min(8, len(costs))]
-	// Measured when this test was written: about 11 KB for fibe's own
+	// Measured when this test was written: about 14 KB for fibe's own
 	// packages (most of it the version stamp read from the build info) and
-	// about 490 KB in all (third-party packages: gojq, the MCP SDK's
-	// jsonschema, gob); before, 1.2 MB, of which 540 KB were the console's
-	// templates and 118 KB one regexp of cmd/ops.
-	const oursMax, totalMax = 16 << 10, 640 << 10
+	// about 710 KB in all, all but those 14 KB in third-party packages:
+	// gojq, blackfriday (linked through cobra/doc by `fibe man`), the MCP
+	// SDK's jsonschema, gob. Before, 1.2 MB, of which 540 KB were the
+	// console's templates and 118 KB one regexp of cmd/ops.
+	const oursMax, totalMax = 16 << 10, 768 << 10
 	if ours > oursMax {
 		t.Errorf("fibe's packages allocate %d bytes at init, want at most %d; largest: %v", ours, oursMax, top)
 	}

@@ -195,7 +195,9 @@ func (s *Server) devicePoll(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-var devicePageTmpl = template.Must(template.New("device").Parse(`<!doctype html>
+// devicePageTmpl is parsed on first use: no command pays for it at start-up.
+var devicePageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("device").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Fibe emulator: approve a device</title>
 <style>body{font:16px system-ui,sans-serif;max-width:34em;margin:3em auto;padding:0 1em}
 code,input{font:1.4em ui-monospace,monospace;letter-spacing:.1em}button{font-size:1em;margin-right:.5em}</style>
@@ -210,6 +212,7 @@ Check that the code matches the one in your terminal.</p>
 </form>{{end}}
 </body></html>
 `))
+})
 
 type devicePageData struct {
 	UserCode, Hostname, Message string
@@ -254,5 +257,5 @@ func (s *Server) devicePage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)
-	_ = devicePageTmpl.Execute(w, data)
+	_ = devicePageTmpl().Execute(w, data)
 }
