@@ -1,10 +1,12 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/fibegg/fibe/internal/reliability"
@@ -57,12 +59,19 @@ func TestInvalidSuccessBodiesAndSizeLimit(t *testing.T) {
 			_, _ = w.Write([]byte(`{"data":"` + big + `"}`))
 		}
 	})
-	c, _ := newTestClient(t, srv.URL, func(o *Options) { o.Policy.MaxRetries = reliability.NoRetries })
-	_, _, err := c.Me(ctxT(t))
+	// 16 MiB under the race detector on a loaded machine can take longer
+	// than the helper's 5 s attempt timeout; the size is what is tested.
+	c, _ := newTestClient(t, srv.URL, func(o *Options) {
+		o.Policy.MaxRetries = reliability.NoRetries
+		o.Policy.AttemptTimeout = time.Minute
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, _, err := c.Me(ctx)
 	if e := mustError(t, err, CodeInvalidResponse); e.Status != 200 || strings.Contains(e.Message, "html") {
 		t.Fatalf("%+v", e)
 	}
-	_, _, err = c.Playgrounds.List(ctxT(t), ListOptions{})
+	_, _, err = c.Playgrounds.List(ctx, ListOptions{})
 	if e := mustError(t, err, CodeInvalidResponse); !strings.Contains(e.Message, "larger than") {
 		t.Fatalf("%+v", e)
 	}
