@@ -213,7 +213,13 @@ func TestHostileEscapeSequencesAreShownEscaped(t *testing.T) {
 		noControl(t, strings.Join(args, " ")+" stdout", r.stdout)
 		noControl(t, strings.Join(args, " ")+" stderr", r.stderr)
 	}
-	r := w.run("pg", "get", "evil")
+	// fibe doctor quotes the server in its details (the user, errors),
+	// whichever of its checks pass.
+	r := w.run("doctor")
+	noControl(t, "doctor stdout", r.stdout)
+	noControl(t, "doctor stderr", r.stderr)
+	mustContain(t, "doctor", r.stdout, `as ux\x1b[2J`)
+	r = w.run("pg", "get", "evil")
 	mustContain(t, "card", r.stdout, `pgx\x1b[2J\x1b]0;pwned\x07`, `\u202e`)
 	// Errors: the message, the details and the request id.
 	r = w.run("pg", "get", "bad")
