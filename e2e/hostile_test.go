@@ -123,6 +123,8 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 		jsonBody(200, map[string]any{"lines": []string{"\x1b[31mred\x1b[0m\tok", "log " + esc}})
 	case "GET /api/redirect":
 		http.Redirect(w, r, h.other.URL+"/steal", http.StatusFound)
+	case "GET /api/loop":
+		http.Redirect(w, r, "/api/loop", http.StatusFound)
 	default:
 		if r.Method == http.MethodPost {
 			// Every mutation's answer is lost: the outcome is unknown.
@@ -211,7 +213,13 @@ func TestHostileEscapeSequencesAreShownEscaped(t *testing.T) {
 		noControl(t, strings.Join(args, " ")+" stdout", r.stdout)
 		noControl(t, strings.Join(args, " ")+" stderr", r.stderr)
 	}
-	r := w.run("pg", "get", "evil")
+	// fibe doctor quotes the server in its details (the user, errors),
+	// whichever of its checks pass.
+	r := w.run("doctor")
+	noControl(t, "doctor stdout", r.stdout)
+	noControl(t, "doctor stderr", r.stderr)
+	mustContain(t, "doctor", r.stdout, `as ux\x1b[2J`)
+	r = w.run("pg", "get", "evil")
 	mustContain(t, "card", r.stdout, `pgx\x1b[2J\x1b]0;pwned\x07`, `\u202e`)
 	// Errors: the message, the details and the request id.
 	r = w.run("pg", "get", "bad")
@@ -261,14 +269,24 @@ func TestHostileBodiesThatAreNotJSONFail(t *testing.T) {
 func TestHostileRedirectKeepsTheKeyHome(t *testing.T) {
 	h := newHostile(t)
 	w := h.world(t)
+	// Not followed to another origin: the 302 is the answer, not JSON.
 	r := w.run("api", "redirect")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "302") {
+		t.Fatalf("a redirect to another origin: %s", r)
+	}
 	h.mu.Lock()
 	auth := append([]string(nil), h.otherAuth...)
 	h.mu.Unlock()
-	for _, a := range auth {
-		if a != "" {
-			t.Fatalf("the API key went to another origin after a redirect: %q\n%s", a, r)
-		}
+	if len(auth) != 0 {
+		t.Fatalf("the other origin was asked (Authorization %q)", auth)
+	}
+	// A loop on the API's own origin ends after a few hops, once.
+	r = w.run("api", "loop")
+	if r.code != 1 || r.stdout != "" {
+		t.Fatalf("a redirect loop: %s", r)
+	}
+	if n := h.count("GET /api/loop"); n < 2 || n > 10 {
+		t.Fatalf("the loop was followed %d times", n)
 	}
 	timed(t, w, 20*time.Second, "api", "me")
 }

@@ -127,7 +127,7 @@ func storeKey(ctx context.Context, opts *LoginOptions, cfg *config.Config, token
 		return ios.PrintJSON(LoginResult{APIURL: cfg.APIURL, Profile: cfg.Profile, User: me, StoredIn: storedIn})
 	}
 	cs := ios.ColorScheme()
-	_, err = io.WriteString(ios.Out, iostreams.Check(cs)+" Logged in to "+cfg.APIURL+" as "+who(me)+"\n")
+	_, err = io.WriteString(ios.Out, iostreams.Check(cs)+" Logged in to "+cfg.APIURL+" as "+output.Sanitize(who(me))+"\n")
 	ios.Notice("Key stored in %s (profile %s).", storedIn, cfg.Profile)
 	return err
 }

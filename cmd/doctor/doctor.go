@@ -135,9 +135,10 @@ func printReport(ios *iostreams.IOStreams, checks []Check) {
 		case StatusSkip:
 			mark = cs.Gray("-")
 		}
-		fmt.Fprintf(&b, "%s %s: %s", mark, c.Name, c.Detail)
+		// A detail may quote the server (a user name, an error).
+		fmt.Fprintf(&b, "%s %s: %s", mark, c.Name, output.Sanitize(c.Detail))
 		if c.Fix != "" {
-			fmt.Fprintf(&b, " %s %s", cs.Gray("→"), c.Fix)
+			fmt.Fprintf(&b, " %s %s", cs.Gray("→"), output.Sanitize(c.Fix))
 		}
 		b.WriteByte('\n')
 	}

@@ -93,7 +93,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		}
 	}
 	if doc.Status == "queued" || doc.Status == "running" {
-		ios.Notice("Wait for it with: %s", opts.Factory.Command("ops", "wait", doc.RequestID))
+		ios.Notice("Wait for it with: %s", output.Sanitize(opts.Factory.Command("ops", "wait", doc.RequestID)))
 	}
 	return nil
 }
