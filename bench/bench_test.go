@@ -147,9 +147,9 @@ func TestBudgetShare(t *testing.T) {
 // test binary) and reads its wall time and peak RSS.
 func TestCLITimingMeasuresAChild(t *testing.T) {
 	t.Parallel()
-	goBin, err := exec.LookPath("go")
+	goBin, err := exec.LookPath("go") // go test puts its own go first on PATH
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command is not on PATH: %v", err)
 	}
 	runs, err := timeCLI(context.Background(), goBin, []string{"version"}, append(cliEnviron(t.TempDir()), "GOTOOLCHAIN=local"), 2)
 	if err != nil {
