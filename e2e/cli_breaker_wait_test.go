@@ -121,7 +121,9 @@ func TestBreakerWaitAcrossProcesses(t *testing.T) {
 				s = rs
 				machine = w.machine
 			}
-			until := openBreaker(t, w, s, 3*time.Second)
+			// Open long enough that six race-built processes started on a
+			// loaded machine all reach the breaker while it is still open.
+			until := openBreaker(t, w, s, 10*time.Second)
 
 			const n = 6
 			procs := make([]*proc, n)

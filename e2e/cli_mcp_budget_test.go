@@ -25,9 +25,13 @@ func handoffOf(t *testing.T, res *mcp.CallToolResult) map[string]any {
 }
 
 // `fibe mcp serve --call-budget`, over stdio and over HTTP: a create
-// slower than the budget answers the hand-off handle by the budget (+1 s);
-// calling it again resumes the same playground through the journal.
+// slower than the budget answers the hand-off handle by the budget, not
+// after the minutes provisioning takes; calling it again resumes the same
+// playground through the journal. The bound is tolerant (a loaded machine
+// under -race adds seconds of its own); the budget's precision is tested in
+// internal/mcpserver.
 func TestMCPCallBudgetOverStdioAndHTTP(t *testing.T) {
+	const handoffBound = 15 * time.Second          // budget 1 s; provisioning takes minutes
 	w := newWorld(t, localapi.Config{Speed: 0.01}) // provisioning takes minutes
 	w.env["FIBE_MCP_CALL_BUDGET"] = "1s"
 	cs, _ := mcpStdio(t, w)
@@ -37,7 +41,7 @@ func TestMCPCallBudgetOverStdioAndHTTP(t *testing.T) {
 	took := time.Since(began)
 	h := handoffOf(t, res)
 	resume, _ := h["resume"].(map[string]any)
-	if took > 2*time.Second || h["status"] != "pending" || resume["tool"] != "fibe_playgrounds_wait" {
+	if took > handoffBound || h["status"] != "pending" || resume["tool"] != "fibe_playgrounds_wait" {
 		t.Fatalf("after %s: %v", took, h)
 	}
 	again := callTool(t, cs, "fibe_playgrounds_create", args)
@@ -61,7 +65,7 @@ func TestMCPCallBudgetOverStdioAndHTTP(t *testing.T) {
 	defer hs.Close()
 	began = time.Now()
 	res = callTool(t, hs, "fibe_playgrounds_create", map[string]any{"name": "budget-http", "playspec": "web", "marquee": "local"})
-	if took := time.Since(began); took > 2*time.Second {
+	if took := time.Since(began); took > handoffBound {
 		t.Fatalf("the HTTP hand-off came after %s", took)
 	}
 	handoffOf(t, res)

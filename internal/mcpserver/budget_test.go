@@ -36,8 +36,8 @@ func TestCallBudgetHandsOffASlowRollout(t *testing.T) {
 	began := time.Now()
 	var h handoff
 	w.ok("fibe_playgrounds_action", args, &h)
-	if took := time.Since(began); took > 2*time.Second {
-		t.Fatalf("the hand-off came after %s, budget 1s", took)
+	if took := time.Since(began); took > 5*time.Second {
+		t.Fatalf("the hand-off came after %s, budget 1s (the bound is tolerant of a loaded machine; the rollout takes tens of seconds)", took)
 	}
 	if h.Status != "pending" || !h.HandedOff || h.RequestID == "" || h.IdempotencyKey == "" ||
 		h.Resume == nil || h.Resume.Tool != "fibe_ops_wait" || h.Resume.Arguments["request_id"] != h.RequestID {
