@@ -45,19 +45,19 @@ const DefaultIdleTimeout = 12 * time.Hour
 // Server is one console: a loopback HTTP server with its own sessions,
 // pollers and stream relays.
 type Server struct {
-	cfg    Config
-	api    *client.Client
-	ln     net.Listener
-	hs     *http.Server
-	hosts  map[string]bool // accepted Host headers
+	cfg   Config
+	api   *client.Client
+	ln    net.Listener
+	hs    *http.Server
+	hosts map[string]bool // accepted Host headers
 	// The preview listener (with Local only): the emulator's preview pages
 	// on an origin of their own, framed by the console's pages only.
 	previewLn    net.Listener
 	previewHS    *http.Server
 	previewHosts map[string]bool
-	token  string          // the single-use login token
-	ctx    context.Context // ends when the server closes
-	cancel context.CancelFunc
+	token        string          // the single-use login token
+	ctx          context.Context // ends when the server closes
+	cancel       context.CancelFunc
 
 	mu       sync.Mutex
 	used     bool                // the login token was exchanged
