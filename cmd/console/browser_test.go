@@ -502,3 +502,20 @@ func TestBrowserPreviewPlaceholder(t *testing.T) {
 		t.Errorf("the placeholder is marked ready: data-ready=%q", r)
 	}
 }
+
+// TestConsoleStopsPromptly: Ctrl-C (the context's end) stops a console
+// that a tab is using (event stream, logs and terminal relays) without
+// waiting out the HTTP server's grace period.
+func TestConsoleStopsPromptly(t *testing.T) {
+	fx := startStreamingConsole(t)
+	id := fx.runningPlayground("stop")
+	ctx := newTab(t)
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d", id))
+	waitSSE(t, fx, fmt.Sprint(id))
+	waitJS(t, ctx, bound, `document.getElementById("logs").dataset.state === "live" && document.getElementById("terminal").dataset.state === "live"`)
+	// The HTTP server's grace period is 2s: a stop that waits it out is a
+	// stream left open; a prompt one takes milliseconds (7ms measured).
+	if took := fx.stop(); took >= 1900*time.Millisecond {
+		t.Errorf("the console took %s to stop with a tab open, want well under its 2s grace period", took)
+	}
+}

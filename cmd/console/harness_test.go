@@ -158,6 +158,9 @@ type fixture struct {
 	http *http.Client // logged-in client (cookie jar)
 	csrf string
 	out  *bytes.Buffer
+	// stop ends the console (as Ctrl-C does) and returns how long run
+	// took to return; the test's cleanup does it otherwise.
+	stop func() time.Duration
 }
 
 func startConsole(t testing.TB, poll time.Duration) *fixture {
@@ -195,17 +198,26 @@ func startConsoleAt(t testing.TB, poll time.Duration, speed string) *fixture {
 		cancel()
 		t.Fatalf("console did not start within %s", bound)
 	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("console ended with %v", err)
+	var stopOnce sync.Once
+	var took time.Duration
+	fx.stop = func() time.Duration {
+		stopOnce.Do(func() {
+			start := time.Now()
+			cancel()
+			select {
+			case err := <-done:
+				took = time.Since(start)
+				if err != nil {
+					t.Errorf("console ended with %v", err)
+				}
+			case <-time.After(bound):
+				took = bound
+				t.Errorf("console did not stop within %s of its context ending", bound)
 			}
-		case <-time.After(bound):
-			t.Errorf("console did not stop within %s of its context ending", bound)
-		}
-	})
+		})
+		return took
+	}
+	t.Cleanup(func() { fx.stop() })
 	jar, _ := cookiejar.New(nil)
 	fx.http = &http.Client{Jar: jar, Timeout: bound}
 	return fx
