@@ -427,7 +427,13 @@ func TestScreenshot(t *testing.T) {
 	waitJS(t, ctx, bound, `document.querySelector("#terminal .xterm-rows").textContent.includes("hello from the console")`)
 	waitJS(t, ctx, bound, `document.querySelectorAll("#logs .log-line").length > 12 && document.getElementById("preview-frame").dataset.ready === "true"`)
 	evalFrame[bool](t, ctx, `(() => { document.getElementById("note").value = "hello from the preview"; return true })()`)
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	// A viewport as tall as the page (a capture beyond the viewport leaves
+	// the preview's frame, another origin, blank).
+	h := eval[int](t, ctx, `document.documentElement.scrollHeight`)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, int64(h))); err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
