@@ -312,8 +312,17 @@ func (fx *fixture) runningPlayground(name string) int64 {
 	if st != 201 && st != 202 {
 		fx.t.Fatalf("create %s: %d %v", name, st, body)
 	}
-	if st, body := fx.api("POST", "/api/playgrounds/"+url.PathEscape(name)+"/operations", map[string]any{"action_type": "rollout"}); st/100 != 2 {
+	st, body = fx.api("POST", "/api/playgrounds/"+url.PathEscape(name)+"/operations", map[string]any{"action_type": "rollout"})
+	if st/100 != 2 {
 		fx.t.Fatalf("rollout %s: %d %v", name, st, body)
+	}
+	// The rollout's operation ends after the status turns running: an
+	// action before its end would be refused (409 operation_in_progress).
+	if rid, _ := body["request_id"].(string); rid != "" {
+		waitFor(fx.t, bound, "the rollout of "+name+" to end", func() bool {
+			_, op := fx.api("GET", "/api/async_requests/"+url.PathEscape(rid), nil)
+			return op["status"] == "success" || op["status"] == "error"
+		})
 	}
 	var id int64
 	waitFor(fx.t, bound, "playground "+name+" running", func() bool {
