@@ -69,6 +69,7 @@ type Server struct {
 	relays atomic.Int64 // API cable connections opened by relays
 	events atomic.Int64 // event streams (SSE) opened by tabs
 
+	unused  unusedConns    // connections that never sent a request
 	relayWG sync.WaitGroup // running relays
 	closing bool           // under mu: no new relay may start
 }
@@ -138,11 +139,11 @@ func New(cfg Config, addr string) (*Server, error) {
 		}
 		s.previewLn = pln
 		s.previewHosts = allowedHosts(pln.Addr().(*net.TCPAddr))
-		s.previewHS = &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second}
+		s.previewHS = &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
 	}
 	s.hub = newHub(ctx, cfg.PollInterval, cfg.Logf)
 	s.ops = newOperations()
-	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
 	return s, nil
 }
 
@@ -230,6 +231,7 @@ func (s *Server) Close() {
 	s.relayWG.Wait()
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
+	s.unused.closeAll()
 	for _, hs := range []*http.Server{s.hs, s.previewHS} {
 		if hs == nil {
 			continue
