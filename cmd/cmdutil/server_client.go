@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
@@ -66,7 +67,19 @@ func (f *Factory) loopbackClient(cfg *config.Config, key string, adjust func(*cl
 	if wrap != nil {
 		h = wrap(h)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Connections that never sent a request are closed at stop: Shutdown
+	// would wait 5 seconds for each before counting it idle.
+	var mu sync.Mutex
+	unused := map[net.Conn]bool{}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ConnState: func(c net.Conn, st http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st == http.StateNew {
+			unused[c] = true
+		} else {
+			delete(unused, c)
+		}
+	}}
 	hs.RegisterOnShutdown(srv.Close)
 	go func() {
 		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -75,6 +88,11 @@ func (f *Factory) loopbackClient(cfg *config.Config, key string, adjust func(*cl
 	}()
 	stop = func() {
 		srv.Close() // releases requests held by injected faults
+		mu.Lock()
+		for c := range unused {
+			_ = c.Close()
+		}
+		mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if hs.Shutdown(ctx) != nil {

@@ -15,7 +15,7 @@ import (
 
 // previewPane is the #preview pane as the server renders it.
 func previewPane(src string) string {
-	return fmt.Sprintf(`<section id="preview" class="card"><h2>Preview</h2><iframe id="preview-frame" src="%s" title="playground preview" data-controller="preview" data-ready="false" data-session-protected="true" data-ready-version=""></iframe></section>`, src)
+	return fmt.Sprintf(`<section id="preview" class="card"><h2>Preview</h2><iframe id="preview-frame" src="%s" sandbox="allow-scripts allow-forms allow-same-origin" title="playground preview" data-controller="preview" data-ready="false" data-session-protected="true" data-ready-version=""></iframe></section>`, src)
 }
 
 func replaceStream(target, html string) string {
@@ -38,12 +38,17 @@ func TestBrowserProtectedPreview(t *testing.T) {
 	frame := `document.getElementById("preview-frame")`
 	waitJS(t, ctx, bound, frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== ""`)
 	version := eval[string](t, ctx, frame+`.dataset.readyVersion`)
-	// A marker and half-typed text inside the iframe's document.
-	eval[bool](t, ctx, `(() => { const w = `+frame+`.contentWindow; w.__marker = "kept"; w.document.getElementById("note").value = "typed inside"; return true })()`)
+	src := fx.run.PreviewBaseURL() + "/_preview/demo/"
+	if got := eval[string](t, ctx, frame+`.getAttribute("src")`); got != src {
+		t.Fatalf("the preview is %q, want %q (the preview listener, an origin of its own)", got, src)
+	}
+	// A marker and half-typed text inside the iframe's document (its own
+	// origin: the page cannot reach it, the test can).
+	evalFrame[bool](t, ctx, `(() => { document.documentElement.dataset.marker = "kept"; document.getElementById("note").value = "typed inside"; return true })()`)
+	marker := func() bool { return evalFrame[bool](t, ctx, `document.documentElement.dataset.marker === "kept"`) }
 	waitSSE(t, fx, ref)
 	streams := fx.run.EventStreams()
 
-	src := "/_preview/demo/"
 	for i := 1; i <= 20; i++ {
 		if i%2 == 1 {
 			fx.run.Publish(ref, refreshStream)
@@ -54,17 +59,21 @@ func TestBrowserProtectedPreview(t *testing.T) {
 	}
 	checks := map[string]string{
 		"no second load":           count("previewload") + ` === 0`,
-		"the marker survives":      frame + `.contentWindow.__marker === "kept"`,
-		"the typed text survives":  frame + `.contentWindow.document.getElementById("note").value === "typed inside"`,
 		"same ready version":       frame + `.dataset.readyVersion === ` + fmt.Sprintf("%q", version),
 		"sources morph and stream": `window.__fibe["fibe:protected-stream-blocked"].filter(d => d.source === "morph").length === 10 && window.__fibe["fibe:protected-stream-blocked"].filter(d => d.source === "stream").length === 10`,
-		"detail id and src":        `window.__fibe["fibe:protected-stream-blocked"].every(d => d.id === "preview-frame" && d.src === "/_preview/demo/")`,
+		"detail id and src":        `window.__fibe["fibe:protected-stream-blocked"].every(d => d.id === "preview-frame" && d.src === ` + fmt.Sprintf("%q", src) + `)`,
 		"one iframe in #preview":   `document.querySelectorAll("#preview iframe").length === 1`,
 	}
 	for what, js := range checks {
 		if !eval[bool](t, ctx, js) {
 			t.Errorf("after 20 same-URL updates: %s: false (%s)", what, js)
 		}
+	}
+	if !marker() {
+		t.Error("after 20 same-URL updates: the marker inside the preview is gone")
+	}
+	if v := evalFrame[string](t, ctx, `document.getElementById("note").value`); v != "typed inside" {
+		t.Errorf("after 20 same-URL updates: the text typed inside the preview is %q", v)
 	}
 	// The page's event stream is the element the morphs kept: reopening it
 	// would lose what is published meanwhile.
@@ -80,19 +89,25 @@ func TestBrowserProtectedPreview(t *testing.T) {
 	for what, js := range map[string]string{
 		"the layout element stays":         `document.getElementById("panes").__kept === true`,
 		"the new pane is in the layout":    `document.getElementById("extra").parentElement.id === "panes"`,
-		"the iframe did not load again":    count("previewload") + ` === 0 && ` + frame + `.contentWindow.__marker === "kept"`,
+		"the iframe did not load again":    count("previewload") + ` === 0`,
 		"one more blocked update (stream)": count("fibe:protected-stream-blocked") + ` === 21`,
 	} {
 		if !eval[bool](t, ctx, js) {
 			t.Errorf("appending a pane: %s: false (%s)", what, js)
 		}
 	}
+	if !marker() {
+		t.Error("appending a pane: the marker inside the preview is gone")
+	}
 
 	// A src change goes through and loads the new URL.
-	fx.run.Publish(ref, replaceStream("preview", previewPane("/_preview/demo/?v=2")))
+	fx.run.Publish(ref, replaceStream("preview", previewPane(src+"?v=2")))
 	waitJS(t, ctx, bound, count("previewload")+` === 1`)
-	waitJS(t, ctx, bound, frame+`.contentWindow.location.search === "?v=2" && `+frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== `+fmt.Sprintf("%q", version))
-	if eval[bool](t, ctx, frame+`.contentWindow.__marker === "kept"`) {
+	waitJS(t, ctx, bound, frame+`.dataset.ready === "true" && `+frame+`.dataset.readyVersion !== `+fmt.Sprintf("%q", version))
+	if got := evalFrame[string](t, ctx, `location.search`); got != "?v=2" {
+		t.Errorf("after a src change the preview shows %q, want ?v=2", got)
+	}
+	if marker() {
 		t.Error("the marker survived a src change: the new URL did not load")
 	}
 	if n := eval[int](t, ctx, count("fibe:protected-stream-blocked")); n != 21 {
@@ -157,7 +172,7 @@ func TestBrowserDeferredRefresh(t *testing.T) {
 // emulator's cable server accepts 2 connections); a second expiry after the
 // confirmation gives one more. Log lines survive.
 func TestBrowserLogsOneShotRecovery(t *testing.T) {
-	fx := startConsole(t, 0)
+	fx := startStreamingConsole(t)
 	id := fx.runningPlayground("logs")
 	ctx := newTab(t)
 	// The logs alone: the emulator's expiry faults hit the next message of
@@ -172,7 +187,7 @@ func TestBrowserLogsOneShotRecovery(t *testing.T) {
 
 // TestBrowserTerminalOneShotRecovery is the same rule on the terminal.
 func TestBrowserTerminalOneShotRecovery(t *testing.T) {
-	fx := startConsole(t, 0)
+	fx := startStreamingConsole(t)
 	id := fx.runningPlayground("term")
 	ctx := newTab(t)
 	// The terminal alone: the emulator's expiry faults hit the next message
@@ -219,6 +234,12 @@ func checkOneShot(t *testing.T, fx *fixture, ctx context.Context, pane, kept str
 	if poke == nil {
 		poke = func() {}
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			st, _ := chromedp.Run(ctx, chromedp.Evaluate[string](pane+`.dataset.state + " recoveries " + `+pane+`.dataset.recoveries`))
+			t.Logf("at the end: cable %+v, pane state %q", fx.stats().Cable, st)
+		}
+	})
 	before := fx.run.CableConnections()
 	keptBefore := eval[int](t, ctx, kept)
 	fx.waitCableOpen(1)
@@ -386,13 +407,13 @@ func TestBrowserOperationNeverGoesBack(t *testing.T) {
 // TestScreenshot writes the README's screenshot of a playground page when
 // FIBE_CONSOLE_SCREENSHOT names the file (docs/console.png from the
 // repository root): FIBE_CONSOLE_SCREENSHOT=$PWD/docs/console.png go test
-// ./cmd/console -run TestScreenshot.
+// ./cmd/console -run TestScreenshot. The terminal has run a command.
 func TestScreenshot(t *testing.T) {
 	out := os.Getenv("FIBE_CONSOLE_SCREENSHOT")
 	if out == "" {
 		t.Skip("set FIBE_CONSOLE_SCREENSHOT to write the README's screenshot")
 	}
-	fx := startConsole(t, 0)
+	fx := startStreamingConsole(t)
 	id := fx.runningPlayground("preview-42")
 	ctx := newTab(t)
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d", id))
@@ -400,9 +421,19 @@ func TestScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, bound, `document.getElementById("operation").dataset.state === "succeeded"`)
+	waitJS(t, ctx, bound, `document.getElementById("terminal").dataset.state === "live"`)
+	typeInTerminal(t, ctx, "ls")
+	typeInTerminal(t, ctx, "echo hello from the console")
+	waitJS(t, ctx, bound, `document.querySelector("#terminal .xterm-rows").textContent.includes("hello from the console")`)
 	waitJS(t, ctx, bound, `document.querySelectorAll("#logs .log-line").length > 12 && document.getElementById("preview-frame").dataset.ready === "true"`)
-	eval[bool](t, ctx, `(() => { const d = document.getElementById("preview-frame").contentDocument; d.getElementById("note").value = "hello from the preview"; return true })()`)
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	evalFrame[bool](t, ctx, `(() => { document.getElementById("note").value = "hello from the preview"; return true })()`)
+	// A viewport as tall as the page (a capture beyond the viewport leaves
+	// the preview's frame, another origin, blank).
+	h := eval[int](t, ctx, `document.documentElement.scrollHeight`)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, int64(h))); err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +446,7 @@ func TestScreenshot(t *testing.T) {
 // reconnected by the browser with backoff, without counting a recovery,
 // and the log resumes after the last line shown.
 func TestBrowserLogsReconnectAfterDrop(t *testing.T) {
-	fx := startConsole(t, 0)
+	fx := startStreamingConsole(t)
 	id := fx.runningPlayground("drop")
 	ctx := newTab(t)
 	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=logs", id))
@@ -439,5 +470,58 @@ func TestBrowserLogsReconnectAfterDrop(t *testing.T) {
 	dups := eval[int](t, ctx, `(() => { const seen = new Set(); let d = 0; for (const el of document.querySelectorAll("#logs .log-line")) { if (seen.has(el.textContent + el.dataset.seq)) d++; seen.add(el.textContent + el.dataset.seq); } return d })()`)
 	if dups != 0 {
 		t.Errorf("%d log lines shown twice after the reconnect", dups)
+	}
+}
+
+// TestBrowserPreviewPlaceholder: a playground that is not running shows a
+// placeholder in the preview, never a page of the console (which would
+// open a second event stream, terminal and log stream), and it is not
+// marked ready.
+func TestBrowserPreviewPlaceholder(t *testing.T) {
+	fx := startConsole(t, quiet)
+	ref := fmt.Sprint(fx.runningPlayground("idle"))
+	if st, body := fx.api("POST", "/api/playgrounds/"+ref+"/operations", map[string]any{"action_type": "stop"}); st/100 != 2 {
+		t.Fatalf("stop: %d %v", st, body)
+	}
+	waitFor(t, bound, "the playground stopped", func() bool {
+		_, pg := fx.api("GET", "/api/playgrounds/"+ref, nil)
+		return pg["status"] == "stopped"
+	})
+	ctx := newTab(t)
+	fx.openPage(ctx, "/playgrounds/"+ref+"?panes=preview")
+	waitSSE(t, fx, ref)
+	frame := `document.getElementById("preview-frame")`
+	waitJS(t, ctx, bound, frame+`.contentDocument === null || `+frame+`.contentDocument.readyState === "complete"`)
+	if src := eval[string](t, ctx, `String(`+frame+`.getAttribute("src"))`); src != "null" {
+		t.Errorf("the placeholder iframe has src %q", src)
+	}
+	if doc := eval[string](t, ctx, frame+`.getAttribute("srcdoc") || ""`); !strings.Contains(doc, "not running") {
+		t.Errorf("the placeholder iframe shows %q, want its inline placeholder", doc)
+	}
+	// Had the frame loaded a page of the console, it would watch the
+	// playground too.
+	waitJS(t, ctx, bound, `document.readyState === "complete"`)
+	if n := fx.run.Watchers(ref); n != 1 {
+		t.Errorf("%d event streams watch the playground, want 1 (the page's)", n)
+	}
+	if r := eval[string](t, ctx, frame+`.dataset.ready`); r != "false" {
+		t.Errorf("the placeholder is marked ready: data-ready=%q", r)
+	}
+}
+
+// TestConsoleStopsPromptly: Ctrl-C (the context's end) stops a console
+// that a tab is using (event stream, logs and terminal relays) without
+// waiting out the HTTP server's grace period.
+func TestConsoleStopsPromptly(t *testing.T) {
+	fx := startStreamingConsole(t)
+	id := fx.runningPlayground("stop")
+	ctx := newTab(t)
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d", id))
+	waitSSE(t, fx, fmt.Sprint(id))
+	waitJS(t, ctx, bound, `document.getElementById("logs").dataset.state === "live" && document.getElementById("terminal").dataset.state === "live"`)
+	// The HTTP server's grace period is 2s: a stop that waits it out is a
+	// stream left open; a prompt one takes milliseconds (7ms measured).
+	if took := fx.stop(); took >= 1900*time.Millisecond {
+		t.Errorf("the console took %s to stop with a tab open, want well under its 2s grace period", took)
 	}
 }

@@ -23,6 +23,8 @@ type options struct {
 
 	// poll is the pollers' period (0: the default, 1s; tests go faster).
 	poll time.Duration
+	// idle is the sessions' idle timeout (0: the default; tests go faster).
+	idle time.Duration
 	// ready, when set, is called once the console serves (tests).
 	ready func(*Running)
 }
@@ -95,7 +97,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	if cfg.Local() {
 		label = "local emulator"
 	}
-	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label, PollInterval: o.poll}, string(o.addr))
+	s, err := console.New(console.Config{Client: c, Local: cfg.Local(), APILabel: label, PollInterval: o.poll, IdleTimeout: o.idle}, string(o.addr))
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
@@ -27,6 +31,10 @@ import (
 // bound is how long any wait of these tests may take: generous, since a
 // pass is fast anyway and a shared machine may be very busy.
 const bound = 60 * time.Second
+
+// idleTimeout is the consoles' session idle timeout in tests: long enough
+// for any test but the one that lets a session expire, which waits it out.
+var idleTimeout time.Duration
 
 // tabLimit bounds one test's whole use of its tab.
 const tabLimit = 4 * time.Minute
@@ -113,8 +121,26 @@ func needBrowser(t testing.TB) context.Context {
 // action in it is bounded by tabLimit.
 func newTab(t testing.TB) context.Context {
 	t.Helper()
-	tab, closeTab := chromedp.NewContext(needBrowser(t))
+	// Whatever the page's Content-Security-Policy refused (the browser
+	// reports it as a security message) is a failure of the test.
+	var mu sync.Mutex
+	var refused []string
+	listen := chromedp.WithListener(func(ev any) {
+		if e, ok := ev.(*cdplog.EventEntryAdded); ok && e.Entry != nil && e.Entry.Source == cdplog.EntrySourceSecurity {
+			mu.Lock()
+			refused = append(refused, e.Entry.Text)
+			mu.Unlock()
+		}
+	})
+	tab, closeTab := chromedp.NewContext(needBrowser(t), listen)
 	t.Cleanup(closeTab)
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range refused {
+			t.Errorf("the browser refused something: %s", r)
+		}
+	})
 	if err := chromedp.Do(tab); err != nil { // opens the tab
 		t.Fatal(err)
 	}
@@ -132,18 +158,35 @@ type fixture struct {
 	http *http.Client // logged-in client (cookie jar)
 	csrf string
 	out  *bytes.Buffer
+	// stop ends the console (as Ctrl-C does) and returns how long run
+	// took to return; the test's cleanup does it otherwise.
+	stop func() time.Duration
 }
 
 func startConsole(t testing.TB, poll time.Duration) *fixture {
 	t.Helper()
-	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": "local", "FIBE_LOCAL_SPEED": "50", "FIBE_LOCAL_SEED": "1", "FIBE_POLL_INTERVAL": "20ms"})
+	return startConsoleAt(t, poll, "50")
+}
+
+// startStreamingConsole is startConsole for tests of the streaming panes:
+// the emulator runs 5 times faster than real time, not 50, so that its
+// logs (a line every 200ms of its time) do not flood a busy machine's
+// browser with 250 lines a second.
+func startStreamingConsole(t testing.TB) *fixture {
+	t.Helper()
+	return startConsoleAt(t, 0, "5")
+}
+
+func startConsoleAt(t testing.TB, poll time.Duration, speed string) *fixture {
+	t.Helper()
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": "local", "FIBE_LOCAL_SPEED": speed, "FIBE_LOCAL_SEED": "1", "FIBE_POLL_INTERVAL": "20ms"})
 	ios, _, out, _ := iostreams.Test()
 	f := cmdutil.New(ios, []string{"console"})
 	ready := make(chan *Running, 1)
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		done <- run(ctx, f, &options{addr: "127.0.0.1:0", poll: poll, ready: func(r *Running) { ready <- r }})
+		done <- run(ctx, f, &options{addr: "127.0.0.1:0", poll: poll, idle: idleTimeout, ready: func(r *Running) { ready <- r }})
 	}()
 	fx := &fixture{t: t, key: localapi.DefaultAPIKey, out: out}
 	select {
@@ -155,17 +198,26 @@ func startConsole(t testing.TB, poll time.Duration) *fixture {
 		cancel()
 		t.Fatalf("console did not start within %s", bound)
 	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("console ended with %v", err)
+	var stopOnce sync.Once
+	var took time.Duration
+	fx.stop = func() time.Duration {
+		stopOnce.Do(func() {
+			start := time.Now()
+			cancel()
+			select {
+			case err := <-done:
+				took = time.Since(start)
+				if err != nil {
+					t.Errorf("console ended with %v", err)
+				}
+			case <-time.After(bound):
+				took = bound
+				t.Errorf("console did not stop within %s of its context ending", bound)
 			}
-		case <-time.After(bound):
-			t.Errorf("console did not stop within %s of its context ending", bound)
-		}
-	})
+		})
+		return took
+	}
+	t.Cleanup(func() { fx.stop() })
 	jar, _ := cookiejar.New(nil)
 	fx.http = &http.Client{Jar: jar, Timeout: bound}
 	return fx
@@ -260,8 +312,17 @@ func (fx *fixture) runningPlayground(name string) int64 {
 	if st != 201 && st != 202 {
 		fx.t.Fatalf("create %s: %d %v", name, st, body)
 	}
-	if st, body := fx.api("POST", "/api/playgrounds/"+url.PathEscape(name)+"/operations", map[string]any{"action_type": "rollout"}); st/100 != 2 {
+	st, body = fx.api("POST", "/api/playgrounds/"+url.PathEscape(name)+"/operations", map[string]any{"action_type": "rollout"})
+	if st/100 != 2 {
 		fx.t.Fatalf("rollout %s: %d %v", name, st, body)
+	}
+	// The rollout's operation ends after the status turns running: an
+	// action before its end would be refused (409 operation_in_progress).
+	if rid, _ := body["request_id"].(string); rid != "" {
+		waitFor(fx.t, bound, "the rollout of "+name+" to end", func() bool {
+			_, op := fx.api("GET", "/api/async_requests/"+url.PathEscape(rid), nil)
+			return op["status"] == "success" || op["status"] == "error"
+		})
 	}
 	var id int64
 	waitFor(fx.t, bound, "playground "+name+" running", func() bool {
@@ -306,6 +367,42 @@ func eval[T any](t testing.TB, ctx context.Context, js string) T {
 	}
 	return v
 }
+
+// evalFrame runs JS in the document of the page's one iframe (an origin
+// of its own, which the page's scripts cannot reach), in an isolated world
+// of the test: it shares the frame's DOM, not its globals.
+func evalFrame[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	var out T
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		tree, err := cdp.Call(ctx, tg, page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		if n := len(tree.FrameTree.ChildFrames); n != 1 {
+			return fmt.Errorf("the page has %d frames, want 1", n)
+		}
+		frame := tree.FrameTree.ChildFrames[0].Frame.ID
+		world, err := cdp.Call(ctx, tg, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: "fibe-test"})
+		if err != nil {
+			return err
+		}
+		res, err := cdp.Call(ctx, tg, runtime.Evaluate, runtime.EvaluateParams{Expression: js, ContextID: world.ExecutionContextID, ReturnByValue: ptrTo(true)})
+		if err != nil {
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return fmt.Errorf("%s", res.ExceptionDetails.Text)
+		}
+		return json.Unmarshal(res.Result.Value, &out)
+	}))
+	if err != nil {
+		t.Fatalf("evaluating %s in the page's frame: %v", js, err)
+	}
+	return out
+}
+
+func ptrTo[T any](v T) *T { return &v }
 
 // waitJS waits until the JS expression is true in the tab. The page
 // itself re-evaluates it every 20ms (one call to the browser per wait, not

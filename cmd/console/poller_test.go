@@ -99,6 +99,9 @@ func TestListRowsLive(t *testing.T) {
 	single := fx.pollsOf("GET /api/playgrounds/{id}")
 	events := fx.sse(ctx, "/events/playgrounds")
 	waitFor(t, bound, "the list poller", func() bool { return fx.run.Pollers() == 1 })
+	// Its first poll is the state changes are seen against: a stop made
+	// before it would be no change.
+	waitFor(t, bound, "the list poller's first poll", func() bool { return fx.run.Polls() >= 1 })
 	if st, body := fx.api("POST", fmt.Sprintf("/api/playgrounds/%d/operations", a), map[string]any{"action_type": "stop"}); st/100 != 2 {
 		t.Fatalf("stop: %d %v", st, body)
 	}

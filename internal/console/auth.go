@@ -3,7 +3,9 @@ package console
 import (
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 )
 
 const (
@@ -26,16 +28,49 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /streams/url", s.streamURL)
 	mux.HandleFunc("GET /streams/ws/{ticket}", s.streamRelay)
 	mux.HandleFunc("GET /assets/", serveAsset)
-	mux.HandleFunc("GET /_preview/{ref}/", s.previewPage)
 	return s.guard(mux)
+}
+
+// favicon answers /favicon.ico, which browsers ask for on their own: no
+// content, and not a 404 in the log.
+func favicon(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// The console's pages may be framed by nothing (clickjacking); a page's
+// own policy (pagePolicy) adds what it loads. Everything else (assets,
+// errors, streams) gets the strictest one.
+const basePolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// pagePolicy is the Content-Security-Policy of a page: scripts, styles and
+// connections from the console only, plus the inline scripts and style
+// elements that carry the session's nonce (Turbo and xterm create style
+// elements; xterm sets style attributes, which cannot carry a nonce);
+// frames from the preview origin only; framed by nothing.
+func (s *Server) pagePolicy(nonce, frameSrc string) string {
+	if frameSrc == "" {
+		frameSrc = "'none'"
+	}
+	n := "'nonce-" + nonce + "'"
+	return "default-src 'self'; script-src 'self' " + n + "; style-src 'self' " + n + "; style-src-attr 'unsafe-inline'; " +
+		"img-src 'self' data:; connect-src 'self'; frame-src " + frameSrc + "; " +
+		"frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
 }
 
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Referrer-Policy", "no-referrer")
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", basePolicy)
 		if !s.hosts[strings.ToLower(r.Host)] {
 			http.Error(w, "421 misdirected request: this console answers only to its own address", http.StatusMisdirectedRequest)
+			return
+		}
+		if r.URL.Path == "/favicon.ico" {
+			favicon(w, r)
 			return
 		}
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
@@ -47,6 +82,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			http.Error(w, "401 unauthorized: open the URL that fibe console printed", http.StatusUnauthorized)
 			return
 		}
+		defer s.idle(sess)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if !validCSRF(sess, r) {
 				http.Error(w, "403 forbidden: missing or wrong CSRF token", http.StatusForbidden)
@@ -66,7 +102,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, tok string) {
 	if ok {
 		s.used = true
 		id = randomHex(32)
-		s.sessions[id] = &session{csrf: randomHex(32)}
+		s.sessions[id] = &session{csrf: randomHex(32), nonce: randomHex(16), lastSeen: time.Now()}
 	}
 	s.mu.Unlock()
 	if !ok {
@@ -74,13 +110,28 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, tok string) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	u := *r.URL
-	q := u.Query()
-	q.Del("token")
-	u.RawQuery = q.Encode()
-	http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+	http.Redirect(w, r, afterLogin(r.URL), http.StatusSeeOther)
 }
 
+// afterLogin is where the login redirects: the same path of the console
+// without the token. A path that a browser would read as another host
+// (//evil.example/, /\evil.example/) is not one of the console: the list.
+func afterLogin(u *url.URL) string {
+	p := u.EscapedPath()
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\\\r\n") {
+		return "/"
+	}
+	q := u.Query()
+	q.Del("token")
+	if len(q) == 0 {
+		return p
+	}
+	return p + "?" + q.Encode()
+}
+
+// sessionOf is the request's session, unless it expired (idle for
+// IdleTimeout with no request running); the request counts as running
+// until idle is called.
 func (s *Server) sessionOf(r *http.Request) *session {
 	c, err := r.Cookie(cookieName)
 	if err != nil || c.Value == "" {
@@ -88,7 +139,27 @@ func (s *Server) sessionOf(r *http.Request) *session {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.sessions[c.Value]
+	sess := s.sessions[c.Value]
+	if sess == nil {
+		return nil
+	}
+	now := time.Now()
+	if sess.active == 0 && now.Sub(sess.lastSeen) > s.cfg.IdleTimeout {
+		delete(s.sessions, c.Value)
+		return nil
+	}
+	sess.active++
+	sess.lastSeen = now
+	return sess
+}
+
+// idle ends a request of sess: its idle time starts now unless another
+// runs.
+func (s *Server) idle(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess.active--
+	sess.lastSeen = time.Now()
 }
 
 func validCSRF(sess *session, r *http.Request) bool {

@@ -80,6 +80,7 @@ func oneLine(s string) string {
 type page struct {
 	Title        string
 	CSRF         string
+	Nonce        string // the session's CSP nonce
 	AssetVersion string
 	APILabel     string
 	Body         any
@@ -112,7 +113,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	var buf bytes.Buffer
 	p := page{Title: title, AssetVersion: assetVersion(), APILabel: s.cfg.APILabel, Body: body}
 	if sess := sessionFrom(r.Context()); sess != nil {
-		p.CSRF = sess.csrf
+		p.CSRF, p.Nonce = sess.csrf, sess.nonce
 	}
 	if err := templates().ExecuteTemplate(&buf, name, p); err != nil {
 		s.cfg.Logf("console: rendering %s: %v", name, err)
@@ -121,6 +122,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", s.pagePolicy(p.Nonce, s.frameSrc(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
@@ -191,21 +193,36 @@ func actionForms(ref, csrf string) []actionForm {
 	return out
 }
 
-// previewSrc is the iframe's URL: the emulator's preview page on this
-// server, or the playground's first web URL.
+// previewSrc is the iframe's URL: the emulator's preview page on the
+// preview listener, or the playground's first web URL; "" when there is
+// none (the pane shows a placeholder, never a page of the console).
 func (s *Server) previewSrc(pg *client.Playground) string {
 	if pg.Status != "running" {
-		return "about:blank"
+		return ""
 	}
 	if s.cfg.Local {
-		return "/_preview/" + url.PathEscape(pg.Name) + "/"
+		return s.PreviewBaseURL() + "/_preview/" + url.PathEscape(pg.Name) + "/"
 	}
 	for _, u := range pg.ServiceURLs {
 		if strings.HasPrefix(u.URL, "http://") || strings.HasPrefix(u.URL, "https://") {
 			return u.URL
 		}
 	}
-	return "about:blank"
+	return ""
+}
+
+// frameSrc is the page's CSP frame-src: the preview listener's origin
+// with --api-url local, else the origin of the page's preview (if any).
+func (s *Server) frameSrc(body any) string {
+	if s.cfg.Local {
+		return s.PreviewBaseURL()
+	}
+	if v, ok := body.(playgroundView); ok && v.PreviewSrc != "" {
+		if u, err := url.Parse(v.PreviewSrc); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return ""
 }
 
 // panesOf reads ?panes=logs,terminal,preview (a page showing only some

@@ -24,7 +24,8 @@ type Config struct {
 	// Client makes every API call and dials every stream.
 	Client *client.Client
 	// Local: the API is the emulator; each running playground's preview
-	// page is served on the console's own server (/_preview/<playground>/).
+	// page is served by the console on a second loopback listener, an
+	// origin of its own (/_preview/<playground>/ there).
 	Local bool
 	// PollInterval is the pollers' period (0 → DefaultPollInterval).
 	PollInterval time.Duration
@@ -32,19 +33,31 @@ type Config struct {
 	APILabel string
 	// Logf receives one line per notable server-side event (nil → discard).
 	Logf func(format string, args ...any)
+	// IdleTimeout ends a session that made no request and held no event
+	// stream for that long (0 → DefaultIdleTimeout).
+	IdleTimeout time.Duration
 }
+
+// DefaultIdleTimeout is how long a session may stay idle: no request, no
+// open tab watching a page.
+const DefaultIdleTimeout = 12 * time.Hour
 
 // Server is one console: a loopback HTTP server with its own sessions,
 // pollers and stream relays.
 type Server struct {
-	cfg    Config
-	api    *client.Client
-	ln     net.Listener
-	hs     *http.Server
-	hosts  map[string]bool // accepted Host headers
-	token  string          // the single-use login token
-	ctx    context.Context // ends when the server closes
-	cancel context.CancelFunc
+	cfg   Config
+	api   *client.Client
+	ln    net.Listener
+	hs    *http.Server
+	hosts map[string]bool // accepted Host headers
+	// The preview listener (with Local only): the emulator's preview pages
+	// on an origin of their own, framed by the console's pages only.
+	previewLn    net.Listener
+	previewHS    *http.Server
+	previewHosts map[string]bool
+	token        string          // the single-use login token
+	ctx          context.Context // ends when the server closes
+	cancel       context.CancelFunc
 
 	mu       sync.Mutex
 	used     bool                // the login token was exchanged
@@ -56,6 +69,7 @@ type Server struct {
 	relays atomic.Int64 // API cable connections opened by relays
 	events atomic.Int64 // event streams (SSE) opened by tabs
 
+	unused  unusedConns    // connections that never sent a request
 	relayWG sync.WaitGroup // running relays
 	closing bool           // under mu: no new relay may start
 }
@@ -74,6 +88,14 @@ func (s *Server) relayStarted() bool {
 // session is one browser's login.
 type session struct {
 	csrf string
+	// nonce is the CSP nonce of the session's pages. One per session, not
+	// per page: Turbo Drive renders later pages into the first page's
+	// document, whose policy stays the one it loaded with.
+	nonce string
+	// Under Server.mu: the last request's start or end, and the requests
+	// running now (an open event stream keeps its session alive).
+	lastSeen time.Time
+	active   int
 }
 
 // New listens on addr, which must be a loopback address (127.0.0.1:0 when
@@ -87,6 +109,9 @@ func New(cfg Config, addr string) (*Server, error) {
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -104,10 +129,30 @@ func New(cfg Config, addr string) (*Server, error) {
 		sessions: map[string]*session{}, tickets: map[string]*ticket{},
 	}
 	s.hosts = allowedHosts(ln.Addr().(*net.TCPAddr))
+	if cfg.Local {
+		host, _, _ := net.SplitHostPort(ln.Addr().String())
+		pln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			ln.Close()
+			cancel()
+			return nil, fmt.Errorf("console: preview listener: %w", err)
+		}
+		s.previewLn = pln
+		s.previewHosts = allowedHosts(pln.Addr().(*net.TCPAddr))
+		s.previewHS = &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
+	}
 	s.hub = newHub(ctx, cfg.PollInterval, cfg.Logf)
 	s.ops = newOperations()
-	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
 	return s, nil
+}
+
+// PreviewBaseURL is the origin of the preview listener ("" without one).
+func (s *Server) PreviewBaseURL() string {
+	if s.previewLn == nil {
+		return ""
+	}
+	return "http://" + s.previewLn.Addr().String()
 }
 
 // CheckAddr refuses any address that is not a loopback IP and port (a
@@ -157,6 +202,9 @@ func (s *Server) LoginURL() string {
 func (s *Server) Serve(ctx context.Context) error {
 	errc := make(chan error, 1)
 	go func() { errc <- s.hs.Serve(s.ln) }()
+	if s.previewHS != nil {
+		go func() { _ = s.previewHS.Serve(s.previewLn) }()
+	}
 	select {
 	case <-ctx.Done():
 	case <-s.ctx.Done():
@@ -183,8 +231,17 @@ func (s *Server) Close() {
 	s.relayWG.Wait()
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := s.hs.Shutdown(sctx); err != nil {
-		_ = s.hs.Close()
+	s.unused.closeAll()
+	for _, hs := range []*http.Server{s.hs, s.previewHS} {
+		if hs == nil {
+			continue
+		}
+		if err := hs.Shutdown(sctx); err != nil {
+			_ = hs.Close()
+		}
+	}
+	if s.previewLn != nil {
+		_ = s.previewLn.Close() // when Serve never ran
 	}
 	s.ops.wait()
 }

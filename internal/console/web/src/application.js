@@ -2,7 +2,9 @@
 // refreshes) and the Stimulus controllers that keep the browser's rules of
 // console.md: one-shot stream recovery (logs, terminal), the
 // protected preview iframe and deferred page refreshes.
-// First: Turbo opens stream sources as soon as its elements are defined.
+// First: style elements get the page's CSP nonce, and Turbo opens stream
+// sources as soon as its elements are defined.
+import "./csp_nonce";
 import "./shared_event_source";
 import * as Turbo from "@hotwired/turbo";
 import { Application } from "@hotwired/stimulus";

@@ -18,13 +18,11 @@ export default class extends Controller {
     if (this.alreadyLoaded()) this.loaded();
   }
 
+  // The page's head records each iframe load (the frame's document is of
+  // another origin, so its readyState cannot be read from here).
   alreadyLoaded() {
-    try {
-      const doc = this.element.contentDocument;
-      return !!doc && doc.readyState === "complete" && this.element.contentWindow.location.href !== "about:blank";
-    } catch {
-      return true; // a cross-origin document: the frame has loaded one
-    }
+    const src = this.element.getAttribute("src") || "";
+    return src !== "" && this.element.fibeLoadedSrc === src;
   }
 
   disconnect() {
