@@ -186,7 +186,14 @@ func TestFleetHalfOpenAdmitsTwoOfFifty(t *testing.T) {
 // fleet knows, then wait for the next one, and earn no 429.
 func TestFleetLedgerEarnsNo429(t *testing.T) {
 	t.Parallel()
-	w, _ := fleetWorld(t, localapi.Config{RateLimit: 8, RateWindow: 3 * time.Second})
+	// The emulator's windows align on the Unix clock. The fleet learns a
+	// window at its start, so ten processes started on a loaded machine all
+	// run inside the window they know (a window none of them has seen is
+	// nobody's to pace).
+	const window = 6 * time.Second
+	w, _ := fleetWorld(t, localapi.Config{RateLimit: 8, RateWindow: window})
+	start := time.Now().Truncate(window).Add(window)
+	time.Sleep(time.Until(start)) // the next window's start, at most 6 s away
 	w.machine(100).ok("mq", "get", "local", "--max-retries", "0") // the fleet learns the window
 	var wg sync.WaitGroup
 	results := make([]result, 10)
