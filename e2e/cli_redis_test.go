@@ -193,7 +193,7 @@ func TestFleetLedgerEarnsNo429(t *testing.T) {
 	const window = 6 * time.Second
 	w, _ := fleetWorld(t, localapi.Config{RateLimit: 8, RateWindow: window})
 	start := time.Now().Truncate(window).Add(window)
-	time.Sleep(time.Until(start)) // the next window's start, at most 6 s away
+	time.Sleep(time.Until(start))                                 // the next window's start, at most 6 s away
 	w.machine(100).ok("mq", "get", "local", "--max-retries", "0") // the fleet learns the window
 	var wg sync.WaitGroup
 	results := make([]result, 10)
