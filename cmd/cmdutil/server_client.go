@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/httpserve"
 	"github.com/fibegg/fibe/internal/localapi"
 )
 
@@ -69,17 +69,8 @@ func (f *Factory) loopbackClient(cfg *config.Config, key string, adjust func(*cl
 	}
 	// Connections that never sent a request are closed at stop: Shutdown
 	// would wait 5 seconds for each before counting it idle.
-	var mu sync.Mutex
-	unused := map[net.Conn]bool{}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ConnState: func(c net.Conn, st http.ConnState) {
-		mu.Lock()
-		defer mu.Unlock()
-		if st == http.StateNew {
-			unused[c] = true
-		} else {
-			delete(unused, c)
-		}
-	}}
+	var unused httpserve.UnusedConns
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ConnState: unused.Track}
 	hs.RegisterOnShutdown(srv.Close)
 	go func() {
 		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -88,11 +79,7 @@ func (f *Factory) loopbackClient(cfg *config.Config, key string, adjust func(*cl
 	}()
 	stop = func() {
 		srv.Close() // releases requests held by injected faults
-		mu.Lock()
-		for c := range unused {
-			_ = c.Close()
-		}
-		mu.Unlock()
+		unused.CloseAll()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if hs.Shutdown(ctx) != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/httpserve"
 )
 
 // DefaultPollInterval is how often a watched page's poller asks the API.
@@ -69,9 +70,9 @@ type Server struct {
 	relays atomic.Int64 // API cable connections opened by relays
 	events atomic.Int64 // event streams (SSE) opened by tabs
 
-	unused  unusedConns    // connections that never sent a request
-	relayWG sync.WaitGroup // running relays
-	closing bool           // under mu: no new relay may start
+	unused  httpserve.UnusedConns // connections that never sent a request
+	relayWG sync.WaitGroup        // running relays
+	closing bool                  // under mu: no new relay may start
 }
 
 // relayStarted registers a relay unless the console is closing.
@@ -139,11 +140,11 @@ func New(cfg Config, addr string) (*Server, error) {
 		}
 		s.previewLn = pln
 		s.previewHosts = allowedHosts(pln.Addr().(*net.TCPAddr))
-		s.previewHS = &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
+		s.previewHS = &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.Track}
 	}
 	s.hub = newHub(ctx, cfg.PollInterval, cfg.Logf)
 	s.ops = newOperations()
-	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
+	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.Track}
 	return s, nil
 }
 
@@ -231,7 +232,7 @@ func (s *Server) Close() {
 	s.relayWG.Wait()
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	s.unused.closeAll()
+	s.unused.CloseAll()
 	for _, hs := range []*http.Server{s.hs, s.previewHS} {
 		if hs == nil {
 			continue

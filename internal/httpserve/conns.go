@@ -1,4 +1,6 @@
-package console
+// Package httpserve holds what the project's own loopback servers (the
+// console, the emulator a command serves) share about stopping promptly.
+package httpserve
 
 import (
 	"net"
@@ -6,18 +8,18 @@ import (
 	"sync"
 )
 
-// unusedConns tracks the connections of a server that never sent a
+// UnusedConns tracks the connections of a server that never sent a
 // request (a browser opens spare ones ahead of need). http.Server.Shutdown
 // waits up to 5 seconds for such a connection before it counts as idle, so
 // a stop closes them first: Ctrl-C would otherwise wait out the grace
 // period whenever a tab is open.
-type unusedConns struct {
+type UnusedConns struct {
 	mu    sync.Mutex
 	conns map[net.Conn]struct{}
 }
 
-// track is an http.Server's ConnState hook.
-func (u *unusedConns) track(c net.Conn, st http.ConnState) {
+// Track is an http.Server's ConnState hook.
+func (u *UnusedConns) Track(c net.Conn, st http.ConnState) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if st == http.StateNew {
@@ -30,8 +32,9 @@ func (u *unusedConns) track(c net.Conn, st http.ConnState) {
 	delete(u.conns, c)
 }
 
-// closeAll closes the connections that never sent a request.
-func (u *unusedConns) closeAll() {
+// CloseAll closes the connections that never sent a request; call it
+// before http.Server.Shutdown.
+func (u *UnusedConns) CloseAll() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	for c := range u.conns {
