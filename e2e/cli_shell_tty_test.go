@@ -225,8 +225,11 @@ func TestShellRenewalsOnATerminal(t *testing.T) {
 	if n := cableURLs() - base; n != 1 {
 		t.Fatalf("%d reconnects for a burst of 100 expiries, want 1", n)
 	}
-	if st := w.server.CableStats(); st.Expiries != 100 {
-		t.Fatalf("%d expiries sent", st.Expiries)
+	// The emulator stops writing the burst when the renewed client closes
+	// the old socket, so how many of the 100 went out depends on timing;
+	// more than one did, or the burst proved nothing.
+	if st := w.server.CableStats(); st.Expiries < 2 {
+		t.Fatalf("%d expiries sent, want a burst", st.Expiries)
 	}
 
 	for i := 0; i < 2; i++ {
