@@ -325,5 +325,5 @@ func parseEnv(s string) (map[string]string, error) {
 // invalidArgument is bad input in a form: refused before any request, with
 // the contract's code and the field it names.
 func invalidArgument(field, msg string) *client.Error {
-	return &client.Error{Code: "INVALID_ARGUMENT", Message: msg, Details: map[string]any{"field": field}}
+	return client.InvalidArgument(field, "%s", msg)
 }

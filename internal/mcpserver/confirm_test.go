@@ -48,7 +48,7 @@ func TestElicitationAsksTheUserBeforeADestructiveTool(t *testing.T) {
 	} {
 		el.answer = func() *mcp.ElicitResult { return answer }
 		e := w.fail("fibe_playgrounds_delete", map[string]any{"playground": "ask-1"})
-		if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" {
+		if e["code"] != client.CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" {
 			t.Fatalf("answer %+v: error %v", answer, e)
 		}
 	}
@@ -109,7 +109,7 @@ func TestAPIMutationsNeedTheSameConfirmation(t *testing.T) {
 		{"method": "PATCH", "path": "playgrounds/api-1", "body": map[string]any{"playground": map[string]any{"name": "x"}}},
 	} {
 		e := w.fail("fibe_api", args)
-		if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" || !strings.Contains(e["message"].(string), "Send ") {
+		if e["code"] != client.CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" || !strings.Contains(e["message"].(string), "Send ") {
 			t.Fatalf("%v: error %v", args, e)
 		}
 	}
@@ -138,7 +138,7 @@ func TestAPIBadInputNamesTheField(t *testing.T) {
 		{map[string]any{"path": "  "}, "path"},
 	} {
 		e := w.fail("fibe_api", c.args)
-		if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != c.field {
+		if e["code"] != client.CodeInvalidArgument || e["details"].(map[string]any)["field"] != c.field {
 			t.Fatalf("%v: error %v, want INVALID_ARGUMENT naming %s", c.args, e, c.field)
 		}
 	}

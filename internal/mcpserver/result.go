@@ -12,9 +12,6 @@ import (
 	"github.com/fibegg/fibe/internal/output"
 )
 
-// CodeInvalidArgument is the code of a value the input schema cannot judge.
-const CodeInvalidArgument = "INVALID_ARGUMENT"
-
 // textual is a result whose text content is not its structured content:
 // a list, wrapped as an object for structuredContent, prints as the bare
 // list --json prints.
@@ -93,7 +90,7 @@ func errorResult(c *call, err error) *mcp.CallToolResult {
 	line := output.ErrorLine(err)
 	var ae *argError
 	if errors.As(err, &ae) {
-		line = CodeInvalidArgument + ": " + strings.Join(strings.Fields(ae.Error()), " ")
+		line = client.CodeInvalidArgument + ": " + strings.Join(strings.Fields(ae.Error()), " ")
 	}
 	res := &mcp.CallToolResult{
 		IsError:           true,
@@ -117,7 +114,7 @@ func errorDocument(tool string, args json.RawMessage, err error) map[string]any 
 	}
 	var ae *argError
 	if errors.As(err, &ae) {
-		body["code"] = CodeInvalidArgument
+		body["code"] = client.CodeInvalidArgument
 		body["details"] = map[string]any{"field": ae.field}
 	}
 	if r := toolResume(tool, args, eb.Resume); r != nil {

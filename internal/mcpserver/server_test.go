@@ -244,11 +244,11 @@ func TestDestructiveToolsNeedConfirm(t *testing.T) {
 	w := newWorld(t, localapi.Config{})
 	w.createPG("keep-1", "web", "local")
 	e := w.fail("fibe_playgrounds_delete", map[string]any{"playground": "keep-1"})
-	if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" {
+	if e["code"] != client.CodeInvalidArgument || e["details"].(map[string]any)["field"] != "confirm" {
 		t.Fatalf("error %v", e)
 	}
 	e = w.fail("fibe_playgrounds_stop", map[string]any{"playground": "keep-1"})
-	if e["code"] != CodeInvalidArgument {
+	if e["code"] != client.CodeInvalidArgument {
 		t.Fatalf("error %v", e)
 	}
 	if n := w.reqs.count("DELETE", "/api/"); n != 0 {
@@ -308,7 +308,7 @@ func TestValuesTheSchemaCannotJudgeAreInvalidArgument(t *testing.T) {
 		{"fibe_playgrounds_create", map[string]any{"name": "", "playspec": "web"}, "name"},
 	} {
 		e := w.fail(c.tool, c.args)
-		if e["code"] != CodeInvalidArgument || e["details"].(map[string]any)["field"] != c.field || !strings.Contains(fmt.Sprint(e["message"]), c.field) {
+		if e["code"] != client.CodeInvalidArgument || e["details"].(map[string]any)["field"] != c.field || !strings.Contains(fmt.Sprint(e["message"]), c.field) {
 			t.Errorf("%s %v: %v", c.tool, c.args, e)
 		}
 	}

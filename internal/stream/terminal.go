@@ -59,10 +59,6 @@ const (
 	EventRenewed = "renewed"
 )
 
-// codeInvalidArgument is the contract's code for a value a tool call
-// carried that the CLI would refuse with exit 2 (docs/contract.md §1).
-const codeInvalidArgument = "INVALID_ARGUMENT"
-
 // Shell runs a terminal session in a playground's service until the
 // remote side exits (its exit code, nil error), ctx ends (CANCELLED), emit
 // fails (its error) or the session cannot be kept up (a typed error).
@@ -108,10 +104,10 @@ type ExecResult struct {
 // error (SESSION_EXPIRED, or the drop's) has OutcomeUnknown set.
 func Exec(ctx context.Context, c *client.Client, req ExecRequest) (ExecResult, error) {
 	if strings.TrimSpace(req.Command) == "" {
-		return ExecResult{}, &client.Error{Code: codeInvalidArgument, Message: "command is empty"}
+		return ExecResult{}, client.InvalidArgument("command", "command is empty")
 	}
 	if strings.TrimSpace(req.Playground) == "" {
-		return ExecResult{}, &client.Error{Code: codeInvalidArgument, Message: "playground is empty"}
+		return ExecResult{}, client.InvalidArgument("playground", "playground is empty")
 	}
 	var out strings.Builder
 	code, err := Shell(ctx, c, ShellOptions{Playground: req.Playground, Service: req.Service, Command: req.Command, NoTTY: true},
