@@ -19,6 +19,11 @@ func filteredQuery(path string, o ListOptions) string {
 			q.Set(f.key, f.value)
 		}
 	}
+	for k, v := range o.Filters {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
 	if len(q) == 0 {
 		return ref
 	}

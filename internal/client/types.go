@@ -55,6 +55,9 @@ type ListOptions struct {
 	CreatedAfter  string
 	CreatedBefore string
 	Sort          string
+	// Filters are a resource's own filters by query parameter
+	// ("playspec_id": "web"), as its description names them.
+	Filters map[string]string
 }
 
 // ListMeta is the "meta" of a list envelope.

@@ -1,0 +1,46 @@
+package resource
+
+import "sync"
+
+// All returns every resource described, in a stable order. They are built
+// on the first call.
+func All() []*Resource { return all() }
+
+var all = sync.OnceValue(func() []*Resource {
+	return []*Resource{playgrounds(), marquees(), playspecs()}
+})
+
+// Lookup returns the resource called name (its Name, Singular or an
+// alias).
+func Lookup(name string) (*Resource, bool) {
+	for _, r := range All() {
+		if r.Name == name || r.Singular == name {
+			return r, true
+		}
+		for _, a := range r.Aliases {
+			if a == name {
+				return r, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// MustLookup is Lookup for a name the program itself wrote.
+func MustLookup(name string) *Resource {
+	r, ok := Lookup(name)
+	if !ok {
+		panic("resource: no resource " + name)
+	}
+	return r
+}
+
+// Playgrounds, Marquees and Playspecs are the descriptions the doors name
+// directly.
+func Playgrounds() *Resource { return MustLookup("playgrounds") }
+
+// Marquees is the description of marquees.
+func Marquees() *Resource { return MustLookup("marquees") }
+
+// Playspecs is the description of playspecs.
+func Playspecs() *Resource { return MustLookup("playspecs") }
