@@ -74,12 +74,6 @@ func TestRelative(t *testing.T) {
 	}
 }
 
-func TestIDOrName(t *testing.T) {
-	if IDOrName("42") != int64(42) || IDOrName("web") != "web" || IDOrName("0") != "0" {
-		t.Error("IDOrName")
-	}
-}
-
 var testSchema = PayloadSchema{
 	Wrapper: "playground",
 	Fields:  []string{"name", "playspec_id", "marquee_id", "env_overrides"},

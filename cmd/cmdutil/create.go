@@ -7,21 +7,21 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // CreateSpec describes the create command of one kind of resource.
+// Its flags, its body and what it means (whether it waits) come from the
+// resource's description; T is the client's type of one item.
 type CreateSpec[T any] struct {
-	Noun    string // "playground"
-	Use     string // "create --name NAME ..."
-	Short   string
-	Long    string
-	Example string
-	Fields  []Field
-	Payload PayloadSchema // what -f holds
+	Resource *resource.Resource
+	Use      string // "create --name NAME ..."
+	Short    string
+	Long     string
+	Example  string
 	// NameInProgress names the new resource in the progress line
 	// ("Creating playground preview-42").
 	NameInProgress bool
-	Create         func(ctx context.Context, c *client.Client, body map[string]any, mo client.MutationOptions, wo client.WaitOptions) (*T, *client.Response, error)
 	Card           func(ios *iostreams.IOStreams, item *T) error
 	// Refused, when set, may add to the error of a refused create what the
 	// user can act on, such as the names the server knows.
@@ -57,7 +57,7 @@ func NewCmdCreate[T any](f *Factory, spec CreateSpec[T], runF func(context.Conte
 			return CreateRun(cmd.Context(), opts)
 		},
 	}
-	collect = addFieldFlags(f, cmd, spec.Fields, &opts.BodyFlags)
+	collect = addFieldFlags(f, cmd, spec.Resource.FieldsOf(resource.VerbCreate), &opts.BodyFlags)
 	AddMutationFlags(cmd, &opts.Mutation)
 	AddWaitFlags(cmd, &opts.Wait)
 	return cmd
@@ -66,14 +66,7 @@ func NewCmdCreate[T any](f *Factory, spec CreateSpec[T], runF func(context.Conte
 // CreateBody is the body a create sends: the payload and the flags, with
 // every required field.
 func CreateBody[T any](opts *CreateOptions[T]) (map[string]any, error) {
-	body, err := buildBody(opts.IO, opts.Spec.Fields, opts.Spec.Payload, opts.BodyFlags)
-	if err != nil {
-		return nil, err
-	}
-	if err := requireFields(opts.Spec.Fields, body); err != nil {
-		return nil, err
-	}
-	return body, nil
+	return buildBody(opts.IO, opts.Spec.Resource, resource.VerbCreate, opts.BodyFlags)
 }
 
 // CreateRun builds the body, creates (waiting on a 202 unless --no-wait)
@@ -88,13 +81,14 @@ func CreateRun[T any](ctx context.Context, opts *CreateOptions[T]) error {
 	if err != nil {
 		return err
 	}
-	label := "Creating " + spec.Noun
+	label := "Creating " + spec.Resource.Singular
 	if name, _ := body["name"].(string); spec.NameInProgress {
 		label += " " + name
 	}
 	stop := opts.Progress(label, wo)
-	item, resp, err := spec.Create(ctx, c, body, mo, wo)
+	created, resp, err := spec.Resource.Create(ctx, c, body, mo, wo)
 	stop(err)
+	item, _ := created.(*T)
 	if err != nil {
 		if spec.Refused != nil {
 			spec.Refused(ctx, c, err)

@@ -6,18 +6,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // DeleteSpec describes the delete command of one kind of resource.
+// The API answers a delete with 204, or 202 and then the command waits
+// unless --no-wait.
 type DeleteSpec struct {
-	Noun     string // "playground"
+	Resource *resource.Resource
 	Aliases  []string
 	Example  string
 	Complete func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)
-	// Delete calls the API; it answers 204, or 202 then waits unless --no-wait.
-	Delete func(ctx context.Context, c *client.Client, ref string, mo client.MutationOptions, wo client.WaitOptions) (*client.Response, error)
 }
 
 // DeleteOptions are the inputs of a delete command.
@@ -36,8 +36,8 @@ func NewCmdDelete(f *Factory, spec DeleteSpec) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "delete <id|name> [--yes]",
 		Aliases: spec.Aliases,
-		Short:   "Delete a " + spec.Noun,
-		Long: "Delete a " + spec.Noun + `. On a terminal you are asked to confirm unless
+		Short:   "Delete a " + spec.Resource.Singular,
+		Long: "Delete a " + spec.Resource.Singular + `. On a terminal you are asked to confirm unless
 --yes is given; elsewhere --yes is required. When the server deletes in
 the background (202), the command waits unless --no-wait.`,
 		Example:           spec.Example,
@@ -56,7 +56,7 @@ the background (202), the command waits unless --no-wait.`,
 
 // DeleteRun confirms, deletes and reports.
 func DeleteRun(ctx context.Context, opts *DeleteOptions) error {
-	noun := opts.Spec.Noun
+	noun := opts.Spec.Resource.Singular
 	mo, err := opts.Mutation.Options()
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func DeleteRun(ctx context.Context, opts *DeleteOptions) error {
 		return err
 	}
 	stop := opts.Progress("Deleting "+noun+" "+opts.Ref, wo)
-	resp, err := opts.Spec.Delete(ctx, c, opts.Ref, mo, wo)
+	resp, err := opts.Spec.Resource.Delete(ctx, c, opts.Ref, mo, wo)
 	stop(err)
 	if err != nil {
 		return opts.WaitFailed(err)

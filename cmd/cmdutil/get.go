@@ -5,16 +5,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // GetSpec describes the get command of one kind of resource.
 type GetSpec[T any] struct {
-	Noun     string // "marquee"
+	Resource *resource.Resource
 	Example  string
 	Complete CompletionFunc
-	Get      func(ctx context.Context, c *client.Client, ref string) (*T, error)
 	// Card prints the resource for people (create and update print it too).
 	Card func(ios *iostreams.IOStreams, item *T) error
 }
@@ -32,7 +31,7 @@ func NewCmdGet[T any](f *Factory, spec GetSpec[T], runF func(context.Context, *G
 	return &cobra.Command{
 		Use:               "get <id|name>",
 		Aliases:           []string{"show", "view"},
-		Short:             "Show a " + spec.Noun,
+		Short:             "Show a " + spec.Resource.Singular,
 		Example:           spec.Example,
 		Args:              ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: spec.Complete,
@@ -52,10 +51,11 @@ func GetRun[T any](ctx context.Context, opts *GetOptions[T]) error {
 	if err != nil {
 		return err
 	}
-	item, err := opts.Spec.Get(ctx, c, opts.Ref)
+	got, _, err := opts.Spec.Resource.Get(ctx, c, opts.Ref)
 	if err != nil {
 		return err
 	}
+	item, _ := got.(*T)
 	if opts.IO.JSON() {
 		return opts.IO.PrintJSON(item)
 	}

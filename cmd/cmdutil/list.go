@@ -6,32 +6,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // ListSpec describes the list command of one kind of resource: what it is
 // called, what its filters accept, how to fetch a page or every page, and
 // the table people see.
+// The statuses, sort keys, filters and table come from the resource's
+// description; T is the client's type of one item.
 type ListSpec[T any] struct {
-	Plural   string // "playgrounds"
+	Resource *resource.Resource
 	Long     string
 	Example  string
-	Statuses []string // what --status accepts (docs/api.md, Lists)
-	SortKeys []string // what --sort accepts
-	// Filters are the resource's own filter flags, after the common ones.
-	Filters []ListFilter
-	List    func(ctx context.Context, c *client.Client, lo client.ListOptions) ([]T, *client.ListMeta, error)
-	ListAll func(ctx context.Context, c *client.Client, lo client.ListOptions) ([]T, error)
-	Table   func(ios *iostreams.IOStreams, items []T) error
-}
-
-// ListFilter is a filter flag of one resource (`pg list --playspec web`).
-type ListFilter struct {
-	Flag     string
-	Help     string
-	Complete CompletionFunc
-	// Apply puts a given value into the list options.
-	Apply func(lo *client.ListOptions, value string)
 }
 
 // ListOptions are the inputs of a list command.
@@ -47,11 +33,12 @@ type ListOptions[T any] struct {
 // NewCmdList builds `fibe <resources> list`; runF replaces ListRun in tests.
 func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, *ListOptions[T]) error) *cobra.Command {
 	opts := &ListOptions[T]{Seams: f.Seams(), Spec: spec}
-	values := make([]string, len(spec.Filters))
+	r := spec.Resource
+	values := make([]string, len(r.Filters))
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
-		Short:   "List " + spec.Plural,
+		Short:   "List " + r.Name,
 		Long:    spec.Long,
 		Example: spec.Example,
 		Args:    NoArgs,
@@ -63,9 +50,9 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 				return err
 			}
 			opts.Filters = map[string]string{}
-			for i, fl := range spec.Filters {
+			for i, fl := range r.Filters {
 				if values[i] != "" {
-					opts.Filters[fl.Flag] = values[i]
+					opts.Filters[fl.Arg] = values[i]
 				}
 			}
 			if runF != nil {
@@ -74,11 +61,11 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			return ListRun(cmd.Context(), opts)
 		},
 	}
-	AddFilterFlags(f, cmd, &opts.FilterFlags, spec.Plural, spec.Statuses, spec.SortKeys)
-	for i, fl := range spec.Filters {
-		cmd.Flags().StringVar(&values[i], fl.Flag, "", fl.Help)
-		if fl.Complete != nil {
-			f.CompleteFlag(cmd, fl.Flag, fl.Complete)
+	AddFilterFlags(f, cmd, &opts.FilterFlags, r.Name, r.Statuses, r.SortKeys)
+	for i, fl := range r.Filters {
+		cmd.Flags().StringVar(&values[i], fl.Arg, "", fl.Help)
+		if complete := completeRefers(f, fl.Refers); complete != nil {
+			f.CompleteFlag(cmd, fl.Arg, complete)
 		}
 	}
 	AddListFlags(cmd, &opts.ListFlags)
@@ -91,25 +78,24 @@ func ListRun[T any](ctx context.Context, opts *ListOptions[T]) error {
 	if err != nil {
 		return err
 	}
-	spec := opts.Spec
+	r := opts.Spec.Resource
 	lo := client.ListOptions{Page: opts.Page, PerPage: opts.PerPage}
-	for _, fl := range spec.Filters {
-		if v := opts.Filters[fl.Flag]; v != "" {
-			fl.Apply(&lo, v)
-		}
+	for _, fl := range r.Filters {
+		resource.ApplyFilter(&lo, fl, opts.Filters[fl.Arg])
 	}
 	opts.FilterFlags.Apply(&lo)
-	var items []T
+	var listed any
 	var meta *client.ListMeta
 	if opts.All {
-		items, err = spec.ListAll(ctx, c, lo)
+		listed, err = r.ListAll(ctx, c, lo)
 	} else {
-		items, meta, err = spec.List(ctx, c, lo)
+		listed, meta, err = r.List(ctx, c, lo)
 	}
 	if err != nil {
 		return err
 	}
-	return PrintList(opts.IO, items, meta, spec.Plural, func(items []T) error {
-		return spec.Table(opts.IO, items)
+	items, _ := listed.([]T)
+	return PrintList(opts.IO, items, meta, r.Name, func(items []T) error {
+		return PrintTable(opts.IO, r, items)
 	})
 }

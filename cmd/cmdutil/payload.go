@@ -15,6 +15,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // maxPayload bounds a -f payload; the API refuses bodies over 1 MiB anyway.
@@ -156,7 +157,7 @@ func (s PayloadSchema) applyAliases(source string, obj map[string]any) error {
 			return output.FlagErrorf("payload %s has both %q and %q, which mean the same: keep one", source, alias, field)
 		}
 		if str, isStr := v.(string); isStr {
-			v = IDOrName(str)
+			v = resource.IDOrName(str)
 		}
 		delete(obj, alias)
 		obj[field] = v
@@ -269,44 +270,6 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// ParseEnv turns KEY=VALUE pairs into a map; anything else is a usage error.
-func ParseEnv(pairs []string) (map[string]string, error) {
-	env := map[string]string{}
-	for _, p := range pairs {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, output.FlagErrorf("invalid --env %q: expected KEY=VALUE", p)
-		}
-		env[k] = v
-	}
-	return env, nil
-}
-
-// IDOrName sends a numeric reference as a number and a name as a string.
-func IDOrName(ref string) any {
-	if n, err := strconv.ParseInt(ref, 10, 64); err == nil && n > 0 {
-		return n
-	}
-	return ref
-}
-
-// MergeEnv adds env to body[key], keeping what the payload had.
-func MergeEnv(body map[string]any, key string, env map[string]string) {
-	if len(env) == 0 {
-		return
-	}
-	merged := map[string]any{}
-	if prev, ok := body[key].(map[string]any); ok {
-		for k, v := range prev {
-			merged[k] = v
-		}
-	}
-	for k, v := range env {
-		merged[k] = v
-	}
-	body[key] = merged
 }
 
 // Describe names a reference for messages: `"web"` or `#42`.

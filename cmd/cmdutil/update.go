@@ -5,19 +5,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // UpdateSpec describes the update command of one kind of resource.
+// Its flags and body come from the resource's description.
 type UpdateSpec[T any] struct {
-	Noun     string // "marquee"
+	Resource *resource.Resource
 	Use      string // "update <id|name> [--name NEW] ..."
 	Example  string
 	Complete CompletionFunc
-	Fields   []Field
-	Payload  PayloadSchema
-	Update   func(ctx context.Context, c *client.Client, ref string, body map[string]any, mo client.MutationOptions) (*T, *client.Response, error)
 	Card     func(ios *iostreams.IOStreams, item *T) error
 }
 
@@ -28,6 +26,7 @@ type UpdateOptions[T any] struct {
 	Ref  string
 	BodyFlags
 	Mutation MutationFlags
+	Wait     WaitFlags
 }
 
 // NewCmdUpdate builds `fibe <resources> update <id|name>`; runF replaces
@@ -37,7 +36,7 @@ func NewCmdUpdate[T any](f *Factory, spec UpdateSpec[T], runF func(context.Conte
 	var collect func()
 	cmd := &cobra.Command{
 		Use:               spec.Use,
-		Short:             "Change a " + spec.Noun,
+		Short:             "Change a " + spec.Resource.Singular,
 		Example:           spec.Example,
 		Args:              ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: spec.Complete,
@@ -50,28 +49,32 @@ func NewCmdUpdate[T any](f *Factory, spec UpdateSpec[T], runF func(context.Conte
 			return UpdateRun(cmd.Context(), opts)
 		},
 	}
-	collect = addFieldFlags(f, cmd, spec.Fields, &opts.BodyFlags)
+	collect = addFieldFlags(f, cmd, spec.Resource.FieldsOf(resource.VerbUpdate), &opts.BodyFlags)
 	AddMutationFlags(cmd, &opts.Mutation)
+	AddWaitFlags(cmd, &opts.Wait)
 	return cmd
 }
 
 // UpdateRun sends the changes and prints the resource as changed.
 func UpdateRun[T any](ctx context.Context, opts *UpdateOptions[T]) error {
 	spec := opts.Spec
-	body, err := buildBody(opts.IO, spec.Fields, spec.Payload, opts.BodyFlags)
+	body, err := buildBody(opts.IO, spec.Resource, resource.VerbUpdate, opts.BodyFlags)
 	if err != nil {
 		return err
 	}
 	if len(body) == 0 {
-		return nothingToChange(spec.Fields)
+		return nothingToChange(spec.Resource.FieldsOf(resource.VerbUpdate))
 	}
-	mo, _, c, err := opts.Prepare(&opts.Mutation, nil)
+	mo, wo, c, err := opts.Prepare(&opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
-	item, resp, err := spec.Update(ctx, c, opts.Ref, body, mo)
+	stop := opts.Progress("Changing "+spec.Resource.Singular+" "+opts.Ref, wo)
+	updated, resp, err := spec.Resource.Update(ctx, c, opts.Ref, body, mo, wo)
+	stop(err)
 	if err != nil {
-		return err
+		return opts.WaitFailed(err)
 	}
-	return opts.Finish(resp, item, false, func() error { return spec.Card(opts.IO, item) })
+	item, _ := updated.(*T)
+	return opts.Finish(resp, item, item == nil, func() error { return spec.Card(opts.IO, item) })
 }

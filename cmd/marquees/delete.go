@@ -1,12 +1,10 @@
 package marquees
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
-	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // NewCmdDelete builds `fibe marquees delete <id|name>`.
@@ -16,12 +14,9 @@ func NewCmdDelete(f *cmdutil.Factory) *cobra.Command {
 
 func deleteSpec(complete cmdutil.CompletionFunc) cmdutil.DeleteSpec {
 	return cmdutil.DeleteSpec{
-		Noun:     "marquee",
+		Resource: resource.Marquees(),
 		Aliases:  []string{"rm"},
 		Example:  `  fibe mq delete staging --yes`,
 		Complete: complete,
-		Delete: func(ctx context.Context, c *client.Client, ref string, mo client.MutationOptions, wo client.WaitOptions) (*client.Response, error) {
-			return c.Marquees.Delete(ctx, ref, mo, wo)
-		},
 	}
 }

@@ -9,20 +9,6 @@ import (
 	"github.com/fibegg/fibe/internal/output"
 )
 
-func printTable(ios *iostreams.IOStreams, items []client.Marquee) error {
-	cs := ios.ColorScheme()
-	t := iostreams.NewTable(ios.Out, cs, "ID", "NAME", "HOST", "PORT", "USER", "STATUS", "FUNDED", "PAID UNTIL")
-	for _, m := range items {
-		port := ""
-		if m.Port != 0 {
-			port = strconv.Itoa(m.Port)
-		}
-		t.AddRow(strconv.FormatInt(m.ID, 10), output.Sanitize(m.Name), output.Sanitize(m.Host), port, output.Sanitize(m.User),
-			cs.Status(output.Sanitize(m.Status)), funded(m.BillingRuntimeActive), cmdutil.ShortRelative(m.PaidUntil))
-	}
-	return t.Render()
-}
-
 // funded words billing_runtime_active: paid for today or not ("" when the
 // server does not say).
 func funded(active *bool) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // GetOptions are the inputs of `fibe marquees get`.
@@ -14,15 +15,11 @@ type GetOptions = cmdutil.GetOptions[client.Marquee]
 
 func getSpec(complete cmdutil.CompletionFunc) cmdutil.GetSpec[client.Marquee] {
 	return cmdutil.GetSpec[client.Marquee]{
-		Noun: "marquee",
+		Resource: resource.Marquees(),
 		Example: `  fibe mq get prod-eu
   fibe mq get prod-eu --jq .paid_until`,
 		Complete: complete,
-		Get: func(ctx context.Context, c *client.Client, ref string) (*client.Marquee, error) {
-			m, _, err := c.Marquees.Get(ctx, ref)
-			return m, err
-		},
-		Card: printMarquee,
+		Card:     printMarquee,
 	}
 }
 

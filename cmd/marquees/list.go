@@ -7,6 +7,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // ListOptions are the inputs of `fibe marquees list`.
@@ -14,25 +15,18 @@ type ListOptions = cmdutil.ListOptions[client.Marquee]
 
 // listSpec is `fibe marquees list`: the statuses and sort keys the API
 // accepts in a marquee list (docs/api.md), and the table.
-var listSpec = cmdutil.ListSpec[client.Marquee]{
-	Plural: "marquees",
-	Long: `List marquees, filtered on the server. Filters combine (all must match)
+func listSpec() cmdutil.ListSpec[client.Marquee] {
+	return cmdutil.ListSpec[client.Marquee]{
+		Resource: resource.Marquees(),
+		Long: `List marquees, filtered on the server. Filters combine (all must match)
 and apply before paging.`,
-	Example: `  fibe mq list
+		Example: `  fibe mq list
   fibe mq list --status active --sort name
   fibe mq list --all --jq '.[] | select(.billing_runtime_active) | .name'`,
-	Statuses: []string{"active", "disabled"},
-	SortKeys: []string{"id", "name", "status", "host", "created_at", "updated_at"},
-	List: func(ctx context.Context, c *client.Client, lo client.ListOptions) ([]client.Marquee, *client.ListMeta, error) {
-		return c.Marquees.List(ctx, lo)
-	},
-	ListAll: func(ctx context.Context, c *client.Client, lo client.ListOptions) ([]client.Marquee, error) {
-		return c.Marquees.ListAll(ctx, lo)
-	},
-	Table: printTable,
+	}
 }
 
 // NewCmdList builds `fibe marquees list`; runF replaces the run function in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	return cmdutil.NewCmdList(f, listSpec, runF)
+	return cmdutil.NewCmdList(f, listSpec(), runF)
 }

@@ -7,13 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // NewCmdMarquees is the `fibe marquees` group.
 func NewCmdMarquees(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:     "marquees <command>",
-		Aliases: []string{"mq", "marquee"},
+		Aliases: resource.Marquees().Aliases,
 		Short:   "Manage marquees, the servers playgrounds run on (alias: mq)",
 	})
 	cmd.AddCommand(

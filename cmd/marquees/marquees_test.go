@@ -54,7 +54,7 @@ func (e *env) reset() { e.out.Reset(); e.errOut.Reset() }
 func (e *env) list(t *testing.T, opts ListOptions) string {
 	t.Helper()
 	e.reset()
-	opts.Seams, opts.Spec = e.Seams, listSpec
+	opts.Seams, opts.Spec = e.Seams, listSpec()
 	if err := cmdutil.ListRun(context.Background(), &opts); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestCreateAndUpdateRun(t *testing.T) {
 	if err := os.WriteFile(keyFile, []byte(secret), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	create := &CreateOptions{Seams: e.Seams, Spec: createSpec, BodyFlags: cmdutil.BodyFlags{Values: map[string]any{
+	create := &CreateOptions{Seams: e.Seams, Spec: createSpec(), BodyFlags: cmdutil.BodyFlags{Values: map[string]any{
 		"name": "staging", "host": "203.0.113.7", "user": "deploy", "port": 2200, "ssh-key-file": keyFile,
 	}}}
 	if err := cmdutil.CreateRun(ctx, create); err != nil {
@@ -196,7 +196,7 @@ func TestCreateAndUpdateRun(t *testing.T) {
 	}
 	e.reset()
 	e.IO.SetJSON(true)
-	create = &CreateOptions{Seams: e.Seams, Spec: createSpec, BodyFlags: cmdutil.BodyFlags{File: payload, Values: map[string]any{"user": "root"}}}
+	create = &CreateOptions{Seams: e.Seams, Spec: createSpec(), BodyFlags: cmdutil.BodyFlags{File: payload, Values: map[string]any{"user": "root"}}}
 	if err := cmdutil.CreateRun(ctx, create); err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +215,12 @@ func TestBadBodiesSendNothing(t *testing.T) {
 		values map[string]any
 		want   string
 	}{
-		{map[string]any{"name": "x"}, `--host is required (or a "host" in the payload)`},
-		{map[string]any{"host": "x"}, `--name is required (or a "name" in the payload)`},
+		{map[string]any{"name": "x"}, `--host is required (or "host" in the payload)`},
+		{map[string]any{"host": "x"}, `--name is required (or "name" in the payload)`},
 		{map[string]any{"name": "x", "host": "h", "port": 70000}, "--port must be between 1 and 65535"},
-		{map[string]any{"name": "x", "host": "h", "ssh-key-file": filepath.Join(t.TempDir(), "missing")}, "cannot read --ssh-key-file"},
+		{map[string]any{"name": "x", "host": "h", "ssh-key-file": filepath.Join(t.TempDir(), "missing")}, "--ssh-key-file cannot be read"},
 	} {
-		err := cmdutil.CreateRun(ctx, &CreateOptions{Seams: e.Seams, Spec: createSpec, BodyFlags: cmdutil.BodyFlags{Values: c.values}})
+		err := cmdutil.CreateRun(ctx, &CreateOptions{Seams: e.Seams, Spec: createSpec(), BodyFlags: cmdutil.BodyFlags{Values: c.values}})
 		if output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("create %v: %v, want %q", c.values, err, c.want)
 		}
@@ -247,7 +247,7 @@ func TestAsyncCommandsRun(t *testing.T) {
 		t.Errorf("test-connection: %q", e.out)
 	}
 
-	if err := cmdutil.CreateRun(ctx, &CreateOptions{Seams: e.Seams, Spec: createSpec, BodyFlags: cmdutil.BodyFlags{Values: map[string]any{
+	if err := cmdutil.CreateRun(ctx, &CreateOptions{Seams: e.Seams, Spec: createSpec(), BodyFlags: cmdutil.BodyFlags{Values: map[string]any{
 		"name": "gone", "host": "gone.invalid"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // UpdateOptions are the inputs of `fibe marquees update`.
@@ -14,17 +15,12 @@ type UpdateOptions = cmdutil.UpdateOptions[client.Marquee]
 
 func updateSpec(complete cmdutil.CompletionFunc) cmdutil.UpdateSpec[client.Marquee] {
 	return cmdutil.UpdateSpec[client.Marquee]{
-		Noun: "marquee",
-		Use:  "update <id|name> [--name NEW] [--host H] [--port N] [--user U] [--ssh-key-file PATH] [-f payload.json|-]",
+		Resource: resource.Marquees(),
+		Use:      "update <id|name> [--name NEW] [--host H] [--port N] [--user U] [--ssh-key-file PATH] [-f payload.json|-]",
 		Example: `  fibe mq update staging --port 2222
   fibe mq update staging --ssh-key-file ~/.ssh/fibe_staging`,
 		Complete: complete,
-		Fields:   fields("New name", "", ""),
-		Payload:  marqueePayload,
-		Update: func(ctx context.Context, c *client.Client, ref string, body map[string]any, mo client.MutationOptions) (*client.Marquee, *client.Response, error) {
-			return c.Marquees.Update(ctx, ref, body, mo)
-		},
-		Card: printMarquee,
+		Card:     printMarquee,
 	}
 }
 

@@ -6,54 +6,53 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
-// actionSpec describes one playground operation command.
-type actionSpec struct {
-	use      string // command name
-	action   string // action_type on the wire
-	short    string
-	progress string // spinner label verb
-	force    bool   // accepts --force
-	example  string
+// actionExamples are the command line's own examples of the playground
+// actions; what each action is and does comes from its description.
+var actionExamples = map[string]string{
+	"rollout": `  fibe pg rollout preview-42
+  fibe pg rollout preview-42 --no-wait --json | jq -r .request_id
+  fibe pg rollout preview-42 --force --wait-timeout 15m`,
+	"restart": `  fibe pg restart preview-42 --idempotency-key "ci-$CI_JOB_ID-restart"`,
+	"stop":    `  fibe pg stop preview-42`,
+	"start":   `  fibe pg start preview-42 --wait-timeout 10m`,
 }
 
-var (
-	actionRollout = actionSpec{use: "rollout", action: "rollout", short: "Roll out a playground (build and deploy)",
-		progress: "Rolling out", force: true, example: `  fibe pg rollout preview-42
-  fibe pg rollout preview-42 --no-wait --json | jq -r .request_id
-  fibe pg rollout preview-42 --force --wait-timeout 15m`}
-	actionRestart = actionSpec{use: "restart", action: "hard_restart", short: "Restart a playground's services",
-		progress: "Restarting", example: `  fibe pg restart preview-42 --idempotency-key "ci-$CI_JOB_ID-restart"`}
-	actionStop = actionSpec{use: "stop", action: "stop", short: "Stop a playground", progress: "Stopping",
-		example: `  fibe pg stop preview-42`}
-	actionStart = actionSpec{use: "start", action: "start", short: "Start a stopped playground", progress: "Starting",
-		example: `  fibe pg start preview-42 --wait-timeout 10m`}
-)
+// newCmdActions builds one command per action of the playground's
+// description (rollout, restart, stop, start).
+func newCmdActions(f *cmdutil.Factory) []*cobra.Command {
+	var cmds []*cobra.Command
+	for _, a := range resource.Playgrounds().Actions {
+		cmds = append(cmds, NewCmdAction(f, a, nil))
+	}
+	return cmds
+}
 
-// ActionOptions are the inputs of the operation commands.
+// ActionOptions are the inputs of the action commands.
 type ActionOptions struct {
-	Factory  *cmdutil.Factory
+	cmdutil.Seams
 	Ref      string
-	Action   string
+	Action   resource.Action
 	Force    bool
 	Mutation cmdutil.MutationFlags
 	Wait     cmdutil.WaitFlags
-	label    string
 }
 
-// NewCmdAction builds one of rollout, restart, stop, start.
-func NewCmdAction(f *cmdutil.Factory, spec actionSpec, runF func(context.Context, *ActionOptions) error) *cobra.Command {
-	opts := &ActionOptions{Factory: f, Action: spec.action, label: spec.progress}
+// NewCmdAction builds the command of one action.
+func NewCmdAction(f *cmdutil.Factory, a resource.Action, runF func(context.Context, *ActionOptions) error) *cobra.Command {
+	opts := &ActionOptions{Seams: f.Seams(), Action: a}
 	cmd := &cobra.Command{
-		Use:   spec.use + " <id|name>",
-		Short: spec.short,
-		Long: spec.short + `.
+		Use:   a.Name + " <id|name>",
+		Short: a.Help,
+		Long: a.Help + `.
 
 The command waits for the operation with a spinner and prints the final
 status. With --no-wait it prints the operation's handle instead; resume
 with ` + "`fibe ops wait <request-id>`.",
-		Example:           spec.example,
+		Example:           actionExamples[a.Name],
 		Args:              cmdutil.ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: cmdutil.CompletePlaygroundNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,7 +63,7 @@ with ` + "`fibe ops wait <request-id>`.",
 			return actionRun(cmd.Context(), opts)
 		},
 	}
-	if spec.force {
+	if a.Force {
 		cmd.Flags().BoolVar(&opts.Force, "force", false, "Force the operation")
 	}
 	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
@@ -73,16 +72,16 @@ with ` + "`fibe ops wait <request-id>`.",
 }
 
 func actionRun(ctx context.Context, opts *ActionOptions) error {
-	f := opts.Factory
-	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
+	mo, wo, c, err := opts.Prepare(&opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, opts.label+" "+opts.Ref, wo)
-	st, resp, err := c.Playgrounds.Action(ctx, opts.Ref, opts.Action, opts.Force, mo, wo)
+	stop := opts.Progress(opts.Action.Progress+" "+opts.Ref, wo)
+	res, resp, err := resource.Playgrounds().Run(ctx, c, opts.Ref, opts.Action, opts.Force, mo, wo)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
-	return cmdutil.Finish(f, resp, st, st == nil, func() error { return printStatus(f.IOStreams, st) })
+	st, _ := res.(*client.PlaygroundStatus)
+	return opts.Finish(resp, st, st == nil, func() error { return printStatus(opts.IO, st) })
 }

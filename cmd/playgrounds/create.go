@@ -10,20 +10,18 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // CreateOptions are the inputs of `fibe playgrounds create`.
 type CreateOptions = cmdutil.CreateOptions[client.Playground]
 
-// envField is --env of create and update.
-var envField = cmdutil.Field{Flag: "env", Key: "env_overrides", Help: "Environment override KEY=VALUE (repeatable)", Kind: cmdutil.FieldEnv}
-
 // createSpec is `fibe playgrounds create`. f is only for completion.
 func createSpec(f *cmdutil.Factory) cmdutil.CreateSpec[client.Playground] {
 	return cmdutil.CreateSpec[client.Playground]{
-		Noun:  "playground",
-		Use:   "create --name NAME --playspec ID|NAME [--marquee ID|NAME] [--env K=V ...] [-f payload.json|-]",
-		Short: "Create a playground",
+		Resource: resource.Playgrounds(),
+		Use:      "create --name NAME --playspec ID|NAME [--marquee ID|NAME] [--env K=V ...] [-f payload.json|-]",
+		Short:    "Create a playground",
 		Long: `Create a playground from a playspec on a marquee.
 
 Fields may come from a JSON payload (-f FILE, or - for stdin), with or
@@ -31,28 +29,10 @@ without the {"playground": {...}} wrapper; flags override the payload.`,
 		Example: `  fibe pg create --name preview-42 --playspec web --marquee prod-eu
   fibe pg create --name preview-43 --playspec web --env RAILS_ENV=staging
   fibe pg create -f playground.json`,
-		Fields: []cmdutil.Field{
-			{Flag: "name", Key: "name", Help: "Name of the playground", Required: `"name"`},
-			{Flag: "playspec", Key: "playspec_id", Help: "Playspec id or name", Kind: cmdutil.FieldRef,
-				Complete: cmdutil.CompletePlayspecFlag(f), Required: `"playspec"`},
-			{Flag: "marquee", Key: "marquee_id", Help: "Marquee id or name (default: the account's default marquee)", Kind: cmdutil.FieldRef,
-				Complete: cmdutil.CompleteMarqueeFlag(f)},
-			envField,
-		},
-		// What a -f payload of `pg create` holds. The flags' names are
-		// accepted for the API's (a "playspec" is a "playspec_id").
-		Payload: cmdutil.PayloadSchema{
-			Wrapper: "playground",
-			Fields:  []string{"name", "playspec_id", "marquee_id", "env_overrides"},
-			Aliases: map[string]string{"playspec": "playspec_id", "marquee": "marquee_id", "env": "env_overrides"},
-		},
 		NameInProgress: true,
-		Create: func(ctx context.Context, c *client.Client, body map[string]any, mo client.MutationOptions, wo client.WaitOptions) (*client.Playground, *client.Response, error) {
-			return c.Playgrounds.Create(ctx, body, mo, wo)
-		},
-		Card:    printPlayground,
-		Refused: knownPlayspecs,
-		Created: created,
+		Card:           printPlayground,
+		Refused:        knownPlayspecs,
+		Created:        created,
 	}
 }
 

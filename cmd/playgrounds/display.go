@@ -12,17 +12,6 @@ import (
 	"github.com/fibegg/fibe/internal/output"
 )
 
-func printTable(ios *iostreams.IOStreams, items []client.Playground) error {
-	cs := ios.ColorScheme()
-	t := iostreams.NewTable(ios.Out, cs, "ID", "NAME", "STATUS", "MARQUEE", "PLAYSPEC", "EXPIRES")
-	for _, p := range items {
-		t.AddRow(strconv.FormatInt(p.ID, 10), output.Sanitize(p.Name), cs.Status(output.Sanitize(p.Status)),
-			output.Sanitize(ref(p.MarqueeName, p.MarqueeID)), output.Sanitize(ref(p.PlayspecName, p.PlayspecID)),
-			cmdutil.ShortRelative(p.ExpiresAt))
-	}
-	return t.Render()
-}
-
 // ref prefers a name and falls back on the id.
 func ref(name string, id int64) string {
 	if name != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // GetOptions are the inputs of `fibe playgrounds get`.
@@ -14,15 +15,11 @@ type GetOptions = cmdutil.GetOptions[client.Playground]
 
 func getSpec(complete cmdutil.CompletionFunc) cmdutil.GetSpec[client.Playground] {
 	return cmdutil.GetSpec[client.Playground]{
-		Noun: "playground",
+		Resource: resource.Playgrounds(),
 		Example: `  fibe pg get preview-42
   fibe pg get 42 --jq .service_urls`,
 		Complete: complete,
-		Get: func(ctx context.Context, c *client.Client, ref string) (*client.Playground, error) {
-			p, _, err := c.Playgrounds.Get(ctx, ref)
-			return p, err
-		},
-		Card: printPlayground,
+		Card:     printPlayground,
 	}
 }
 

@@ -7,13 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // NewCmdPlaygrounds is the `fibe playgrounds` group.
 func NewCmdPlaygrounds(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:     "playgrounds <command>",
-		Aliases: []string{"pg", "playground"},
+		Aliases: resource.Playgrounds().Aliases,
 		Short:   "Manage playgrounds (alias: pg)",
 		Long:    "Manage playgrounds. A playground is addressed by numeric id or by name.",
 	})
@@ -23,15 +24,12 @@ func NewCmdPlaygrounds(f *cmdutil.Factory) *cobra.Command {
 		NewCmdCreate(f, nil),
 		NewCmdUpdate(f, nil),
 		NewCmdDelete(f),
-		NewCmdAction(f, actionRollout, nil),
-		NewCmdAction(f, actionRestart, nil),
-		NewCmdAction(f, actionStop, nil),
-		NewCmdAction(f, actionStart, nil),
 		NewCmdStatus(f, nil),
 		NewCmdWait(f, nil),
 		NewCmdLogs(f, nil),
 		NewCmdExtend(f, nil),
 		NewCmdShell(f, nil),
 	)
+	cmd.AddCommand(newCmdActions(f)...)
 	return cmd
 }

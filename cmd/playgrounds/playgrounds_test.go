@@ -14,6 +14,7 @@ import (
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // setup serves an emulator on 127.0.0.1 and returns a Factory pointed at
@@ -43,7 +44,7 @@ func TestCreateThenRolloutRun(t *testing.T) {
 		t.Fatalf("create output %s (%v)", out, err)
 	}
 	out.Reset()
-	if err := actionRun(ctx, &ActionOptions{Factory: f, Ref: "unit", Action: "rollout"}); err != nil {
+	if err := actionRun(ctx, &ActionOptions{Seams: f.Seams(), Ref: "unit", Action: rollout}); err != nil {
 		t.Fatal(err)
 	}
 	var st client.PlaygroundStatus
@@ -76,7 +77,7 @@ func TestDeleteRequiresYesWhenNotInteractive(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := srv.Stats().Mutations
-	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Seams: f.Seams(), Spec: cmdutil.DeleteSpec{Noun: "playground"}, Ref: "keep"})
+	err := cmdutil.DeleteRun(context.Background(), &cmdutil.DeleteOptions{Seams: f.Seams(), Spec: cmdutil.DeleteSpec{Resource: resource.Playgrounds()}, Ref: "keep"})
 	if output.ExitCode(err) != output.ExitUsage {
 		t.Fatalf("delete without --yes: %v", err)
 	}
@@ -127,3 +128,6 @@ func TestWaitForValidatesStatus(t *testing.T) {
 		t.Errorf("--for sleeping: %v (ran %v)", err, ran)
 	}
 }
+
+// rollout is the rollout action of the playground's description.
+var rollout, _ = resource.Playgrounds().Action("rollout")

@@ -41,7 +41,7 @@ func TestShellRunLineSessionAndCommand(t *testing.T) {
 	if err := cmdutil.CreateRun(ctx, createOpts(f, map[string]any{"name": "shu", "playspec": "web"})); err != nil {
 		t.Fatal(err)
 	}
-	if err := actionRun(ctx, &ActionOptions{Factory: f, Ref: "shu", Action: "rollout"}); err != nil {
+	if err := actionRun(ctx, &ActionOptions{Seams: f.Seams(), Ref: "shu", Action: rollout}); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()

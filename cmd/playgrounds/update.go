@@ -7,6 +7,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // UpdateOptions are the inputs of `fibe playgrounds update`.
@@ -14,25 +15,12 @@ type UpdateOptions = cmdutil.UpdateOptions[client.Playground]
 
 func updateSpec(complete cmdutil.CompletionFunc) cmdutil.UpdateSpec[client.Playground] {
 	return cmdutil.UpdateSpec[client.Playground]{
-		Noun: "playground",
-		Use:  "update <id|name> [--name NEW] [--env K=V ...] [-f payload.json|-]",
+		Resource: resource.Playgrounds(),
+		Use:      "update <id|name> [--name NEW] [--env K=V ...] [-f payload.json|-]",
 		Example: `  fibe pg update preview-42 --env FEATURE_X=on
   fibe pg update preview-42 --name preview-42b`,
 		Complete: complete,
-		Fields: []cmdutil.Field{
-			{Flag: "name", Key: "name", Help: "New name"},
-			envField,
-		},
-		// What a -f payload of `pg update` holds.
-		Payload: cmdutil.PayloadSchema{
-			Wrapper: "playground",
-			Fields:  []string{"name", "env_overrides"},
-			Aliases: map[string]string{"env": "env_overrides"},
-		},
-		Update: func(ctx context.Context, c *client.Client, ref string, body map[string]any, mo client.MutationOptions) (*client.Playground, *client.Response, error) {
-			return c.Playgrounds.Update(ctx, ref, body, mo)
-		},
-		Card: printPlayground,
+		Card:     printPlayground,
 	}
 }
 
