@@ -30,6 +30,7 @@ import (
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 func init() {
@@ -96,6 +97,7 @@ Try it without an account against the embedded local API:
 	addToGroup(root, groupCore,
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
+		cmdutil.NewCmdResource(f, resource.Playspecs()),
 		ops.NewCmdOps(f),
 	)
 	addToGroup(root, groupSetup,

@@ -153,3 +153,43 @@ func TestHelpAndGroups(t *testing.T) {
 		t.Errorf("unknown subcommand: %s", r)
 	}
 }
+
+// A resource described once and nothing else (playspecs) has its commands:
+// table, card and JSON from its description.
+func TestPlayspecCommandsFromTheDescription(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	r := w.ok("playspecs", "list")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[0], "DESCRIPTION") || !strings.Contains(r.stdout, "web") {
+		t.Fatalf("playspecs list:\n%s", r.stdout)
+	}
+	mustContain(t, "ps get", w.ok("ps", "get", "web").stdout, "Name:", "web", "Description:")
+	var doc struct {
+		Name     string `json:"name"`
+		Services []any  `json:"services"`
+	}
+	w.jsonOf(&doc, "ps", "get", "1", "--json")
+	if doc.Name != "web" || len(doc.Services) == 0 {
+		t.Errorf("ps get --json: %+v", doc)
+	}
+	if r := w.run("ps", "get", "nope"); r.code != 3 {
+		t.Errorf("ps get nope: exit %d, want 3 (%s)", r.code, r.stderr)
+	}
+}
+
+// pg create waits until the playground runs, as every door's create does;
+// --no-wait answers with what the API answered.
+func TestCreateWaitsUntilRunning(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	var p pgDoc
+	w.jsonOf(&p, "pg", "create", "--name", "waits", "--playspec", "web", "--json")
+	if p.Status != "running" {
+		t.Errorf("create: status %q, want running", p.Status)
+	}
+	w.jsonOf(&p, "pg", "create", "--name", "answers", "--playspec", "web", "--no-wait", "--json")
+	if p.Name != "answers" || p.Status == "running" {
+		t.Errorf("create --no-wait: %+v, want the playground as created", p)
+	}
+}

@@ -88,7 +88,7 @@ func CreateRun[T any](ctx context.Context, opts *CreateOptions[T]) error {
 	stop := opts.Progress(label, wo)
 	created, resp, err := spec.Resource.Create(ctx, c, body, mo, wo)
 	stop(err)
-	item, _ := created.(*T)
+	item := itemAs[T](created)
 	if err != nil {
 		if spec.Refused != nil {
 			spec.Refused(ctx, c, err)

@@ -55,7 +55,7 @@ func GetRun[T any](ctx context.Context, opts *GetOptions[T]) error {
 	if err != nil {
 		return err
 	}
-	item, _ := got.(*T)
+	item := itemAs[T](got)
 	if opts.IO.JSON() {
 		return opts.IO.PrintJSON(item)
 	}

@@ -94,7 +94,7 @@ func ListRun[T any](ctx context.Context, opts *ListOptions[T]) error {
 	if err != nil {
 		return err
 	}
-	items, _ := listed.([]T)
+	items := sliceAs[T](listed)
 	return PrintList(opts.IO, items, meta, r.Name, func(items []T) error {
 		return PrintTable(opts.IO, r, items)
 	})

@@ -32,13 +32,18 @@ type FilterFlags struct {
 func AddFilterFlags(fa *Factory, cmd *cobra.Command, f *FilterFlags, plural string, statuses, sortKeys []string) {
 	f.statuses, f.sortKeys = statuses, sortKeys
 	fl := cmd.Flags()
-	fl.StringVar(&f.Status, "status", "", "Only "+plural+" with this status ("+strings.Join(statuses, ", ")+")")
+	if len(statuses) > 0 {
+		fl.StringVar(&f.Status, "status", "", "Only "+plural+" with this status ("+strings.Join(statuses, ", ")+")")
+		fa.CompleteFlag(cmd, "status", cobra.FixedCompletions(statuses, cobra.ShellCompDirectiveNoFileComp))
+	}
 	fl.StringVar(&f.Name, "name", "", "Only the "+strings.TrimSuffix(plural, "s")+" with exactly this name")
 	fl.StringVar(&f.Search, "search", "", "Only "+plural+" whose name contains this text")
 	fl.StringVar(&f.CreatedAfter, "created-after", "", "Only "+plural+" created after this ISO 8601 date or time")
 	fl.StringVar(&f.CreatedBefore, "created-before", "", "Only "+plural+" created before this ISO 8601 date or time")
+	if len(sortKeys) == 0 {
+		return
+	}
 	fl.StringVar(&f.Sort, "sort", "", "Order by comma-separated keys ("+strings.Join(sortKeys, ", ")+"), - for descending")
-	fa.CompleteFlag(cmd, "status", cobra.FixedCompletions(statuses, cobra.ShellCompDirectiveNoFileComp))
 	var sortValues []string
 	for _, k := range sortKeys {
 		sortValues = append(sortValues, k, "-"+k)

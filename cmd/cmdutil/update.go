@@ -75,6 +75,6 @@ func UpdateRun[T any](ctx context.Context, opts *UpdateOptions[T]) error {
 	if err != nil {
 		return opts.WaitFailed(err)
 	}
-	item, _ := updated.(*T)
+	item := itemAs[T](updated)
 	return opts.Finish(resp, item, item == nil, func() error { return spec.Card(opts.IO, item) })
 }
