@@ -127,6 +127,10 @@ type Action struct {
 	Destroys bool
 	// Async: the action may answer 202 and is waited on.
 	Async bool
+	// Path is the action's path under the item's ("/operations"); it is
+	// always a POST. TypeField, when set, is the body field that names the
+	// action ({"action_type": "rollout"}).
+	Path, TypeField string
 }
 
 // Resource is the description of one resource.

@@ -1,0 +1,171 @@
+package resource_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/resource"
+)
+
+// The emulator keeps its own model of the platform; this test holds every
+// description to it, and the client's services to the description: each
+// path, status, sort key and filter is answered; a body built from every
+// field is accepted and read back (write-only fields never are); every
+// column names a key the emulator's items have; each action is the POST
+// its description says, sent by the client where the emulator serves it.
+func TestDescriptionsMatchTheEmulator(t *testing.T) {
+	srv, err := localapi.New(localapi.Config{Speed: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string // "POST /api/playgrounds/7/operations"
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		srv.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { srv.Close(); ts.Close() })
+	c, err := client.New(client.Options{BaseURL: ts.URL, APIKey: localapi.DefaultAPIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	get := func(path string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+localapi.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var raw json.RawMessage
+		_ = json.NewDecoder(resp.Body).Decode(&raw)
+		return resp.StatusCode, raw
+	}
+	firstName := func(r *resource.Resource) string {
+		_, raw := get(r.Path)
+		var env struct {
+			Data []struct {
+				Name string `json:"name"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(raw, &env) != nil || len(env.Data) == 0 {
+			t.Fatalf("%s: no item to refer to", r.Path)
+		}
+		return env.Data[0].Name
+	}
+
+	keyFile := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(keyFile, []byte("-----BEGIN KEY-----"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resource.All() {
+		// Create first, so that every list has an item whose keys are seen.
+		var name string
+		if r.Serves(resource.VerbCreate) {
+			values := resource.Values{}
+			for _, f := range r.FieldsOf(resource.VerbCreate) {
+				switch f.Kind {
+				case resource.Int:
+					values[f.Arg] = max(f.Min, 22)
+				case resource.Ref:
+					values[f.Arg] = firstName(resource.MustLookup(f.Refers))
+				case resource.Env:
+					values[f.Arg] = []string{"WIRE=1"}
+				case resource.File:
+					values[f.Arg] = keyFile
+				case resource.Bool:
+					values[f.Arg] = true
+				default:
+					values[f.Arg] = "wire-" + f.Arg
+				}
+			}
+			name = "wire-name"
+			body, err := r.Body(resource.VerbCreate, nil, values)
+			if err != nil {
+				t.Fatalf("%s: %v", r.Name, err)
+			}
+			if _, _, err := r.Create(ctx, c, body, client.MutationOptions{}, client.WaitOptions{}); err != nil {
+				t.Fatalf("%s: create with every field: %v", r.Name, err)
+			}
+			_, raw := get(r.Path + "/" + name)
+			var item map[string]any
+			_ = json.Unmarshal(raw, &item)
+			for _, f := range r.FieldsOf(resource.VerbCreate) {
+				if _, ok := item[f.Wire]; ok == f.WriteOnly {
+					t.Errorf("%s: field %s (write-only %v) read back: %v", r.Name, f.Wire, f.WriteOnly, ok)
+				}
+			}
+		}
+
+		code, raw := get(r.Path)
+		var env struct {
+			Data []map[string]any `json:"data"`
+		}
+		if code != http.StatusOK || json.Unmarshal(raw, &env) != nil || len(env.Data) == 0 {
+			t.Fatalf("GET %s: %d %s", r.Path, code, raw)
+		}
+		if name == "" {
+			name, _ = env.Data[0]["name"].(string)
+		}
+		for _, col := range append(append([]resource.Column(nil), r.Columns...), r.Card...) {
+			found := false
+			for _, item := range env.Data {
+				_, a := item[col.Key]
+				_, b := item[col.Fallback]
+				found = found || a || (col.Fallback != "" && b)
+			}
+			if !found {
+				t.Errorf("%s: column %q shows %q, which no item of the emulator has", r.Name, col.Header, col.Key)
+			}
+		}
+		for _, st := range r.Statuses {
+			if code, raw := get(r.Path + "?status=" + st); code != http.StatusOK {
+				t.Errorf("%s: status %s: %d %s", r.Name, st, code, raw)
+			}
+		}
+		for _, k := range r.SortKeys {
+			for _, sort := range []string{k, "-" + k} {
+				if code, raw := get(r.Path + "?sort=" + sort); code != http.StatusOK {
+					t.Errorf("%s: sort %s: %d %s", r.Name, sort, code, raw)
+				}
+			}
+		}
+		for _, f := range r.Filters {
+			if code, raw := get(r.Path + "?" + f.Query + "=" + firstName(resource.MustLookup(f.Refers))); code != http.StatusOK {
+				t.Errorf("%s: filter %s: %d %s", r.Name, f.Query, code, raw)
+			}
+		}
+
+		for _, a := range r.Actions {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			_, _, err := r.Run(ctx, c, name, a, false, client.MutationOptions{}, client.WaitOptions{PollInterval: 20 * time.Millisecond})
+			if err != nil {
+				t.Errorf("%s %s: %v", r.Name, a.Name, err)
+				continue
+			}
+			mu.Lock()
+			sent := strings.Join(seen, "\n")
+			mu.Unlock()
+			if !strings.HasPrefix(sent, "POST "+r.Path+"/") || !strings.Contains(sent, a.Path+"\n") && !strings.HasSuffix(sent, a.Path) {
+				t.Errorf("%s %s: the client sent\n%s\nwant POST %s/<ref>%s", r.Name, a.Name, sent, r.Path, a.Path)
+			}
+		}
+	}
+}
