@@ -41,7 +41,7 @@ bench-short:
 	$(GO) test -short ./bench/...
 	$(GO) run ./bench -short all
 
-# go generate writes completions/ and man/; the MCP tool reference
+# go generate writes completions/, man/ and docs/commands.md; the MCP tool reference
 # (docs/mcp-tools.md and the README's tool table) is written by its test.
 generate:
 	$(GO) generate ./...

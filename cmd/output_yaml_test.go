@@ -129,6 +129,8 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"marquees create":          {args: append([]string{"mq", "create", "--name", "yaml-mq", "--host", "h.example", "--user", "u"}, key("mq-create")...)},
 		"marquees delete":          {args: append([]string{"mq", "delete", "yaml-mq-del", "--yes"}, key("mq-delete")...)},
 		"marquees get":             {args: []string{"mq", "get", "local"}},
+		"playspecs get":            {args: []string{"ps", "get", "web"}},
+		"playspecs list":           {args: []string{"ps", "list"}},
 		"marquees list":            {args: []string{"mq", "list"}},
 		"marquees ssh-key":         {args: []string{"mq", "ssh-key", "local"}, shape: true},
 		"marquees test-connection": {args: []string{"mq", "test-connection", "local"}},

@@ -16,14 +16,14 @@ import (
 // its own (playgrounds, marquees) has its package and uses the verb
 // builders directly.
 func NewCmdResource(f *Factory, r *resource.Resource) *cobra.Command {
-	short := r.Short
+	title := r.Short
 	if len(r.Aliases) > 0 {
-		short += " (alias: " + r.Aliases[0] + ")"
+		title += " (alias: " + r.Aliases[0] + ")"
 	}
 	cmd := Group(&cobra.Command{
 		Use:     r.Name + " <command>",
 		Aliases: r.Aliases,
-		Short:   short,
+		Short:   title,
 	})
 	card := func(ios *iostreams.IOStreams, item *any) error { return PrintCard(ios, r, *item) }
 	complete := completeRefers(f, r.Name)
@@ -34,11 +34,17 @@ func NewCmdResource(f *Factory, r *resource.Resource) *cobra.Command {
 		}
 		return strings.Join(flags, " ")
 	}
+	short, long := r.Name, r.Name
+	if len(r.Aliases) > 0 {
+		short = r.Aliases[0]
+	}
 	if r.Serves(resource.VerbList) {
-		cmd.AddCommand(NewCmdList(f, ListSpec[any]{Resource: r}, nil))
+		cmd.AddCommand(NewCmdList(f, ListSpec[any]{Resource: r,
+			Example: "  fibe " + long + " list\n  fibe " + short + " list --jq '.[].name'"}, nil))
 	}
 	if r.Serves(resource.VerbGet) {
-		cmd.AddCommand(NewCmdGet(f, GetSpec[any]{Resource: r, Complete: complete, Card: card}, nil))
+		cmd.AddCommand(NewCmdGet(f, GetSpec[any]{Resource: r, Complete: complete, Card: card,
+			Example: "  fibe " + long + " get NAME\n  fibe " + short + " get 1 --json"}, nil))
 	}
 	if r.Serves(resource.VerbCreate) {
 		cmd.AddCommand(NewCmdCreate(f, CreateSpec[any]{Resource: r, Use: "create " + fields(resource.VerbCreate),

@@ -23,6 +23,9 @@ type Options struct {
 	Root *cobra.Command
 	// Dir receives one page per command (fibe.1, fibe-playgrounds-list.1, ...).
 	Dir string
+	// ReferencePath, when set, receives the Markdown command reference
+	// instead (docs/commands.md).
+	ReferencePath string
 }
 
 // NewCmdMan builds `fibe man`.
@@ -45,12 +48,20 @@ default. Read one with man, or install them under a MANPATH directory:
 		},
 	}
 	cmd.Flags().StringVar(&opts.Dir, "dir", "man", "Directory to write the pages into")
+	cmd.Flags().StringVar(&opts.ReferencePath, "reference", "", "Write the command reference in Markdown to this file instead")
 	return cmd
 }
 
 func run(opts *Options) error {
 	if opts.IO.JSON() {
 		return output.FlagErrorf("fibe man writes manual pages: --json, --output and --jq do not apply")
+	}
+	if opts.ReferencePath != "" {
+		if err := writeReference(opts.Root, opts.ReferencePath); err != nil {
+			return err
+		}
+		opts.IO.Notice("Wrote the command reference to %s.", opts.ReferencePath)
+		return nil
 	}
 	if opts.Dir == "" {
 		return output.FlagErrorf("--dir must not be empty")
