@@ -2,7 +2,6 @@ package client
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -230,18 +229,10 @@ func (c *Client) checkTarget(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return errorf(CodeInvalidResponse, "refusing URL with scheme %q", u.Scheme)
 	}
-	if sameOrigin(u, c.base) || u.Scheme == "https" || isLoopback(u.Hostname()) {
+	if sameOrigin(u, c.base) || u.Scheme == "https" || IsLoopbackHost(u.Hostname()) {
 		return nil
 	}
 	return errorf(CodeInvalidResponse, "refusing plain-http URL on another origin (%s)", u.Host)
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // checkRedirect follows redirects on the same origin only; a redirect
