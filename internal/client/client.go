@@ -169,9 +169,16 @@ func (c *Client) breakerChanged(resource string, from, to gobreaker.State) {
 		Reason: from.String() + " → " + to.String()})
 }
 
-func (c *Client) emit(e Event) {
+func (c *Client) emit(e Event) { c.emitTo(nil, e) }
+
+// emitTo reports e to the client's callback and to op, the callback of the
+// operation e belongs to (MutationOptions.OnEvent), when there is one.
+func (c *Client) emitTo(op func(Event), e Event) {
 	if c.onEvent != nil {
 		c.onEvent(e)
+	}
+	if op != nil {
+		op(e)
 	}
 }
 
