@@ -72,7 +72,6 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	if err != nil {
 		return err
 	}
-	var srv atomic.Pointer[console.Server]
 	var cables atomic.Int64
 	wrap := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -83,11 +82,9 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 		})
 	}
 	c, stop, err := f.ServerClient(func(opts *client.Options) {
-		opts.OnEvent = func(e client.Event) {
-			if s := srv.Load(); s != nil {
-				s.HandleEvent(e)
-			}
-		}
+		// No progress on the terminal: each action hears its own call's
+		// progress (client.MutationOptions.OnEvent) and shows it in its page.
+		opts.OnEvent = nil
 	}, wrap)
 	if err != nil {
 		return err
@@ -101,7 +98,6 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	if err != nil {
 		return err
 	}
-	srv.Store(s)
 	ios := f.IOStreams
 	fmt.Fprintf(ios.Out, "Console: %s   (Ctrl-C to stop)\n", s.LoginURL())
 	if o.open {

@@ -74,7 +74,7 @@ the server has (docs/mcp-tools.md).`,
 				if err != nil {
 					return output.FlagErrorf("invalid --http %q: want HOST:PORT", opts.HTTP)
 				}
-				if !opts.AllowRemote && !mcpserver.LoopbackHost(host) {
+				if !opts.AllowRemote && !client.IsLoopbackHost(host) {
 					return output.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
 				}
 				cfg, err := f.Config() // --token, else FIBE_MCP_TOKEN (setting mcp_token)

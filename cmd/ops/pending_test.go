@@ -1,10 +1,16 @@
 package ops
 
 import (
+	"encoding/json"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/internal/iostreams"
+	"github.com/fibegg/fibe/internal/reliability"
 )
 
 func TestPendingAgeToTheSecond(t *testing.T) {
@@ -28,5 +34,50 @@ func TestPendingNamesTheLocalAPIAsTyped(t *testing.T) {
 	}
 	if got := apiName("http://127.0.0.1:7878"); got != "http://127.0.0.1:7878" {
 		t.Errorf("a served API shows as %q", got)
+	}
+}
+
+// A mutation sent with a given key whose outcome is unknown is listed
+// flagged explicit: "explicit": true in JSON, "(given key)" in the table.
+func TestPendingShowsAGivenKeyFlagged(t *testing.T) {
+	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": "local"})
+	for _, asJSON := range []bool{true, false} {
+		ios, _, out, _ := iostreams.Test()
+		ios.SetJSON(asJSON)
+		f := cmdutil.New(ios, []string{"ops", "pending"})
+		c, err := f.ClientWithoutKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []reliability.JournalEntry{
+			{Key: "given-key-1", Explicit: true, Method: "POST", Path: "/api/playgrounds/demo/operations", Label: "rollout demo"},
+			{Key: "0123456789abcdef0123456789abcdef", Signature: "sig", Method: "DELETE", Path: "/api/playgrounds/old", Label: "delete old"},
+		} {
+			if err := c.Journal().Put(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := NewCmdPending(f, nil)
+		cmd.SetArgs(nil)
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if !asJSON {
+			if !strings.Contains(out.String(), "rollout demo (given key)") || strings.Contains(out.String(), "delete old (given key)") {
+				t.Errorf("table:\n%s", out)
+			}
+			continue
+		}
+		var list []Pending
+		if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		flags := map[string]bool{}
+		for _, p := range list {
+			flags[p.IdempotencyKey] = p.Explicit
+		}
+		if len(list) != 2 || !flags["given-key-1"] || flags["0123456789abcdef0123456789abcdef"] || !regexp.MustCompile(`"explicit":\s*true`).Match(out.Bytes()) {
+			t.Errorf("pending --json:\n%s", out)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func (c *Client) apiMutation(ctx context.Context, m mutation, req APIRequest) (_
 	key, settle := c.claimKey(m)
 	defer func() { settle(err) }()
 	r := &request{method: m.method, ref: m.path, body: m.body, key: key, header: req.Header,
-		resource: c.apiResource(ctx, m.method, m.path, req.Body)}
+		resource: c.apiResource(ctx, m.method, m.path, req.Body), onEvent: m.mo.OnEvent}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err
@@ -169,11 +169,11 @@ func (c *Client) apiAnswer(ctx context.Context, resp *response, r *request, wo W
 		return out, nil // a 202 that is not an async handle is just an answer
 	}
 	c.trace.printf("accepted: request %s (%s)", oneLine(h.RequestID), oneLine(h.Status))
-	c.emit(Event{Kind: EventAccepted, Method: r.method, URL: r.ref, RequestID: h.RequestID, Status: h.Status, Resource: r.resource})
+	c.emitTo(r.onEvent, Event{Kind: EventAccepted, Method: r.method, URL: r.ref, RequestID: h.RequestID, Status: h.Status, Resource: r.resource})
 	if wo.NoWait {
 		return out, nil
 	}
-	result, _, err := c.waitAsync(ctx, h, r.key, r.resource, wo)
+	result, _, err := c.waitAsync(ctx, h, r.key, r.resource, wo, r.onEvent)
 	if err != nil {
 		return out, err
 	}

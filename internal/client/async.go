@@ -45,7 +45,7 @@ func (s *AsyncService) Wait(ctx context.Context, requestID string, wo WaitOption
 		return nil, nil, errorf(CodeBadRequest, "request id is empty")
 	}
 	h := &AsyncHandle{RequestID: requestID}
-	return s.c.waitAsync(ctx, h, "", "", wo)
+	return s.c.waitAsync(ctx, h, "", "", wo, nil)
 }
 
 func asyncPath(id string) string { return "/api/async_requests/" + url.PathEscape(id) }
@@ -156,8 +156,9 @@ func accepted(resp *response) (*AsyncHandle, error) {
 }
 
 // waitAsync polls an accepted operation until it ends; key and resource are
-// those of the mutation that started it.
-func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource string, wo WaitOptions) (json.RawMessage, *Response, error) {
+// those of the mutation that started it, onEvent its callback
+// (MutationOptions.OnEvent), nil for a wait on its own (ops wait).
+func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource string, wo WaitOptions, onEvent func(Event)) (json.RawMessage, *Response, error) {
 	ref := h.StatusURL
 	if ref == "" {
 		ref = asyncPath(h.RequestID)
@@ -177,7 +178,7 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 		failed *Error
 	)
 	err := poller.Run(ctx, func(ctx context.Context, n int) (bool, time.Duration, error) {
-		resp, err := c.do(ctx, &request{method: http.MethodGet, ref: ref, resource: resource, asyncID: h.RequestID})
+		resp, err := c.do(ctx, &request{method: http.MethodGet, ref: ref, resource: resource, asyncID: h.RequestID, onEvent: onEvent})
 		if err != nil {
 			if e, ok := AsError(err); ok {
 				e.IdempotencyKey = pick(e.IdempotencyKey, key)
@@ -201,7 +202,7 @@ func (c *Client) waitAsync(ctx context.Context, h *AsyncHandle, key, resource st
 		}
 		last = st
 		c.trace.printf("poll %d of %s: %s", n, h.RequestID, oneLine(st.Status))
-		c.emit(Event{Kind: EventPoll, Method: http.MethodGet, URL: ref, RequestID: h.RequestID, Status: st.Status,
+		c.emitTo(onEvent, Event{Kind: EventPoll, Method: http.MethodGet, URL: ref, RequestID: h.RequestID, Status: st.Status,
 			Polls: n, Elapsed: c.clock.Now().Sub(started), Resource: resource})
 		switch st.Status {
 		case "success":

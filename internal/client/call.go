@@ -47,7 +47,7 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 	key, settle := c.claimKey(m) // the journal's (docs/contract.md §10)
 	defer func() { settle(err) }()
 	r := &request{method: m.method, ref: m.path, body: m.body, key: key, resource: m.resource, wait: m.wo.Timeout,
-		readOnly: ReadOnlyRequest(m.method, m.path)}
+		readOnly: ReadOnlyRequest(m.method, m.path), onEvent: m.mo.OnEvent}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 		return resp.meta, err
 	}
 	c.trace.printf("accepted: request %s (%s)", oneLine(h.RequestID), oneLine(h.Status))
-	c.emit(Event{Kind: EventAccepted, Method: m.method, URL: m.path, RequestID: h.RequestID, Status: h.Status, Resource: m.resource})
+	c.emitTo(r.onEvent, Event{Kind: EventAccepted, Method: m.method, URL: m.path, RequestID: h.RequestID, Status: h.Status, Resource: m.resource})
 	if m.wo.NoWait {
 		return resp.meta, nil
 	}
@@ -70,7 +70,7 @@ func (c *Client) mutate(ctx context.Context, m mutation, out any) (_ *Response, 
 		// deadline bounds both.
 		wo.Timeout = max(r.deadline.Sub(c.clock.Now()), time.Millisecond)
 	}
-	result, poll, err := c.waitAsync(ctx, h, key, m.resource, wo)
+	result, poll, err := c.waitAsync(ctx, h, key, m.resource, wo, r.onEvent)
 	if err != nil {
 		return resp.meta, err
 	}

@@ -2,7 +2,6 @@ package client
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -170,9 +169,16 @@ func (c *Client) breakerChanged(resource string, from, to gobreaker.State) {
 		Reason: from.String() + " → " + to.String()})
 }
 
-func (c *Client) emit(e Event) {
+func (c *Client) emit(e Event) { c.emitTo(nil, e) }
+
+// emitTo reports e to the client's callback and to op, the callback of the
+// operation e belongs to (MutationOptions.OnEvent), when there is one.
+func (c *Client) emitTo(op func(Event), e Event) {
 	if c.onEvent != nil {
 		c.onEvent(e)
+	}
+	if op != nil {
+		op(e)
 	}
 }
 
@@ -230,18 +236,10 @@ func (c *Client) checkTarget(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return errorf(CodeInvalidResponse, "refusing URL with scheme %q", u.Scheme)
 	}
-	if sameOrigin(u, c.base) || u.Scheme == "https" || isLoopback(u.Hostname()) {
+	if sameOrigin(u, c.base) || u.Scheme == "https" || IsLoopbackHost(u.Hostname()) {
 		return nil
 	}
 	return errorf(CodeInvalidResponse, "refusing plain-http URL on another origin (%s)", u.Host)
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // checkRedirect follows redirects on the same origin only; a redirect

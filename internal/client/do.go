@@ -40,6 +40,9 @@ type request struct {
 	readOnly bool
 
 	header http.Header // extra headers (fibe api)
+	// onEvent is the callback of the operation this request belongs to
+	// (MutationOptions.OnEvent): its attempts, retries, replay and polls.
+	onEvent func(Event)
 
 	// answers are non-2xx statuses that are answers rather than failures
 	// (a device login's pending, denied and expired polls): the body is
@@ -143,7 +146,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			return out
 		}
 		if resp.meta.Replayed {
-			c.emit(Event{Kind: EventReplay, Method: r.method, URL: r.url, RequestID: resp.meta.RequestID, Resource: r.resource})
+			c.emitTo(r.onEvent, Event{Kind: EventReplay, Method: r.method, URL: r.url, RequestID: resp.meta.RequestID, Resource: r.resource})
 		}
 		return out
 	})

@@ -66,7 +66,9 @@
 // (re)connect through the retry loop and counts a stream's other failures
 // on the same budget.
 //
-// Options.OnEvent receives progress events and Options.Debug a trace of
+// Options.OnEvent receives every progress event, MutationOptions.OnEvent
+// those of one mutation (its attempts, retries, replay, 202 and polls),
+// and Options.Debug a trace of
 // every attempt, delay, breaker change and poll, with credentials and any
 // field named like a key, token, password or secret redacted.
 package client

@@ -130,7 +130,34 @@ func IsRetryable(err error) bool {
 	return ok && e.Retryable
 }
 
-// codeForStatus derives a code when the body names none.
+// knownCodes are the codes this version gives a meaning of its own.
+var knownCodes = map[string]bool{
+	CodeInternal: true, CodeUnauthorized: true, CodeForbidden: true, CodeNotFound: true, CodeConflict: true, CodeLocked: true,
+	CodeValidation: true, CodeBadRequest: true, CodeQuotaExceeded: true, CodeNotFunded: true,
+	CodeFeatureDisabled: true, CodeNotImplemented: true, CodeRateLimited: true,
+	CodeCircuitOpen: true, CodeRemoteFailed: true, CodeTerminalState: true, CodeAsyncTimeout: true,
+	CodeRequestTimeout: true, CodeNetwork: true, CodeInvalidResponse: true, CodeCancelled: true,
+	CodeSessionExpired: true, CodeInvalidArgument: true, CodeDeviceDenied: true, CodeDeviceExpired: true,
+}
+
+// KnownCode is the code of this version that e stands for, the one a door
+// maps to its own words (the CLI's exit code, docs/exit-codes.md): Code
+// when this version knows it, else the code of e's HTTP status, from the
+// one status→code map (codeForStatus, which also names an answer whose
+// body gives no code). So a code the server added later is read through
+// its status: a 404 is RESOURCE_NOT_FOUND, a 503 INTERNAL_ERROR, and
+// without an HTTP answer INVALID_RESPONSE. Code itself is never changed:
+// it is what the server said.
+func (e *Error) KnownCode() string {
+	if knownCodes[e.Code] {
+		return e.Code
+	}
+	return codeForStatus(e.Status)
+}
+
+// codeForStatus derives a code when the body names none, and is what a
+// code this version does not know stands for (KnownCode): the only map
+// from an HTTP status to a code.
 func codeForStatus(status int) string {
 	switch status {
 	case 400:

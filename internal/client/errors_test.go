@@ -143,3 +143,29 @@ func FuzzParseAsyncStatus(f *testing.F) {
 		}
 	})
 }
+
+// KnownCode keeps a code this version knows and reads any other through
+// the one status→code map.
+func TestKnownCode(t *testing.T) {
+	for _, c := range []struct {
+		code   string
+		status int
+		want   string
+	}{
+		{CodeConflict, 500, CodeConflict},
+		{CodeSessionExpired, 0, CodeSessionExpired},
+		{"SOMETHING_NEW", 404, CodeNotFound},
+		{"SOMETHING_NEW", 410, CodeBadRequest},
+		{"SOMETHING_NEW", 423, CodeLocked},
+		{"SOMETHING_NEW", 501, CodeNotImplemented},
+		{"SOMETHING_NEW", 503, CodeInternal},
+		{"SOMETHING_NEW", 0, CodeInvalidResponse},
+		{CodeInternal, 502, CodeInternal},
+		{CodeInternal, 0, CodeInternal},
+	} {
+		e := &Error{Code: c.code, Status: c.status}
+		if got := e.KnownCode(); got != c.want || e.Code != c.code {
+			t.Errorf("KnownCode of %s at %d = %s (code now %s), want %s", c.code, c.status, got, e.Code, c.want)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func (c *Client) claimKey(m mutation) (key string, settle func(error)) {
 		if err == nil && reused {
 			key = got.Key
 			c.trace.printf("journal: reusing idempotency key %s of the unfinished %s at %s", key, got.Label, got.Created.Format(time.RFC3339))
-			c.emit(Event{Kind: EventKeyReuse, Method: m.method, URL: pathOnly(m.path), IdempotencyKey: key,
+			c.emitTo(m.mo.OnEvent, Event{Kind: EventKeyReuse, Method: m.method, URL: pathOnly(m.path), IdempotencyKey: key,
 				Label: got.Label, Started: got.Created, Resource: m.resource})
 		}
 	}

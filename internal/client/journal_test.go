@@ -401,3 +401,58 @@ func TestReadOnlyRequest(t *testing.T) {
 		}
 	}
 }
+
+// A mutation sent with a given key whose answer is lost is journaled,
+// flagged explicit: a later run without the key neither reuses it nor
+// clears it, and only a run that gives the key again finishes it (a
+// replay, not a second create).
+func TestJournalExplicitKeyOfALostAnswer(t *testing.T) {
+	s, url := emulator(t, localapi.Config{Seed: 1, Chaos: "commit-then-502=1"})
+	dir := t.TempDir()
+	body := map[string]any{"name": "given-1", "playspec_id": "web", "marquee_id": "local"}
+	const given = "deploy-2026-12-03-given"
+
+	first := journalClient(t, url, dir, "default", nil)
+	_, _, err := first.Playgrounds.Create(ctxT(t), body, MutationOptions{IdempotencyKey: given}, WaitOptions{})
+	if e := mustError(t, err, CodeInternal); !e.OutcomeUnknown || e.IdempotencyKey != given {
+		t.Fatalf("a lost answer with a given key: %+v", e)
+	}
+	list := pending(t, first)
+	if len(list) != 1 || list[0].Key != given || !list[0].Explicit || list[0].Signature != "" || list[0].Label != "create playground" {
+		t.Fatalf("pending after the lost answer = %+v", list)
+	}
+	if err := s.SetChaos(""); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same create without the key: another operation (the name is
+	// taken by the lost one), never the given key.
+	events := &eventLog{}
+	other := journalClient(t, url, dir, "default", events)
+	_, _, err = other.Playgrounds.Create(ctxT(t), body, MutationOptions{}, WaitOptions{})
+	if e := mustError(t, err, CodeValidation); e.IdempotencyKey == given {
+		t.Fatalf("a run without the key was handed it: %+v", e)
+	}
+	if reused := events.kinds(EventKeyReuse); len(reused) != 0 {
+		t.Fatalf("a run without the key reused one: %+v", reused)
+	}
+	if list := pending(t, other); len(list) != 1 || list[0].Key != given || !list[0].Explicit {
+		t.Fatalf("pending after a run without the key = %+v", list)
+	}
+
+	// Given again, the key finishes it: the server replays the create.
+	again := journalClient(t, url, dir, "default", nil)
+	p, resp, err := again.Playgrounds.Create(ctxT(t), body, MutationOptions{IdempotencyKey: given}, WaitOptions{})
+	if err != nil {
+		t.Fatalf("the run with the key: %v", err)
+	}
+	if !resp.Replayed || resp.IdempotencyKey != given || p.Name != "given-1" {
+		t.Fatalf("the run with the key must replay it: %+v", resp)
+	}
+	if n := s.Stats().Creates["given-1"]; n != 1 {
+		t.Fatalf("creates = %d, want 1", n)
+	}
+	if list := pending(t, again); len(list) != 0 {
+		t.Fatalf("the replay must remove the entry: %+v", list)
+	}
+}

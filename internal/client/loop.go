@@ -95,7 +95,7 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 			r.rateWaited = time.Time{}
 			err := c.ledger.AdmitAfter(ctx, settled, func(wait time.Duration) {
 				c.trace.printf("rate limit spent: waiting %s for the window to refill", wait.Round(time.Millisecond))
-				c.emit(Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
+				c.emitTo(r.onEvent, Event{Kind: EventRateWait, Method: r.method, URL: r.url, Delay: wait, Reason: "rate limit spent", Resource: r.resource})
 			})
 			if err != nil {
 				return nil, c.cancelled(ctx, r)
@@ -108,7 +108,7 @@ func (c *Client) loop(ctx context.Context, r *request, b *budget, send func(ctx 
 		if err != nil {
 			return nil, err
 		}
-		c.emit(Event{Kind: EventAttempt, Method: r.method, URL: r.url, Attempt: n, Resource: r.resource})
+		c.emitTo(r.onEvent, Event{Kind: EventAttempt, Method: r.method, URL: r.url, Attempt: n, Resource: r.resource})
 		out := send(ctx, n)
 		out.attempt.Cancelled = ctx.Err() != nil
 		d := reliability.Classify(out.attempt)
@@ -164,7 +164,7 @@ func (c *Client) afterFailure(ctx context.Context, r *request, b *budget, d reli
 	}
 	n := b.attempts()
 	c.trace.printf("retry %d/%d in %s: %s", n, c.policy.Retries(), delay.Round(time.Millisecond), why)
-	c.emit(Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: n, Delay: delay, Reason: why,
+	c.emitTo(r.onEvent, Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: n, Delay: delay, Reason: why,
 		RequestID: e.RequestID, Resource: r.resource})
 	if err := c.clock.Sleep(ctx, delay); err != nil {
 		return c.cancelled(ctx, r)
@@ -202,7 +202,7 @@ func (c *Client) admit(ctx context.Context, r *request) (*reliability.Ticket, *E
 			// breaker.
 			r.held = state
 			c.trace.printf("%s: waiting %s (breaker wait: %s left)", err, wait.Round(time.Millisecond), left.Round(time.Second))
-			c.emit(Event{Kind: EventBreakerWait, Method: r.method, URL: r.url, Resource: r.resource,
+			c.emitTo(r.onEvent, Event{Kind: EventBreakerWait, Method: r.method, URL: r.url, Resource: r.resource,
 				BreakerState: state, Delay: wait, WaitLeft: left})
 		}
 		if err := c.clock.Sleep(ctx, wait); err != nil {
@@ -240,7 +240,7 @@ func (c *Client) waitInFlight(ctx context.Context, r *request, b *budget, e *Err
 	delay = min(delay, left) // one last look at the deadline
 	c.trace.printf("in flight: sending again with the same key in %s (%s left of the wait): %s",
 		delay.Round(time.Millisecond), left.Round(time.Second), why)
-	c.emit(Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: b.attempts(), Delay: delay, Reason: why,
+	c.emitTo(r.onEvent, Event{Kind: EventRetry, Method: r.method, URL: r.url, Attempt: b.attempts(), Delay: delay, Reason: why,
 		RequestID: e.RequestID, Resource: r.resource})
 	if err := c.clock.Sleep(ctx, delay); err != nil {
 		return c.cancelled(ctx, r)

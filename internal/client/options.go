@@ -107,6 +107,12 @@ type MutationOptions struct {
 	// playground running) and removes the entry with ForgetJournaled once
 	// that wait ends, so a re-run of a wait handed off replays the mutation.
 	KeepJournaled bool
+	// OnEvent, when set, receives the events of this mutation only, besides
+	// Options.OnEvent: a journaled key reused, each attempt and retry, a
+	// replay, the 202 with its request id, and each poll of the operation
+	// with its status. A door that runs several operations at once (the
+	// console) gives each its own, instead of telling them apart by URL.
+	OnEvent func(Event)
 }
 
 // WaitOptions are per-call knobs of an async operation.

@@ -17,7 +17,6 @@ import (
 // its form was submitted.
 type operation struct {
 	Key, Ref, Action string
-	method, path     string // the API request whose 202 belongs to it
 	State            string // submitted, running, succeeded, failed
 	Status           string // last async or playground status
 	Polls, Retries   int
@@ -35,12 +34,11 @@ type operation struct {
 type opView = operation
 
 type operations struct {
-	mu      sync.Mutex
-	byKey   map[string]*operation
-	byRef   map[string]*operation // latest per playground
-	byAsync map[string]*operation
-	seq     int64 // the last Seq given
-	wg      sync.WaitGroup
+	mu    sync.Mutex
+	byKey map[string]*operation
+	byRef map[string]*operation // latest per playground
+	seq   int64                 // the last Seq given
+	wg    sync.WaitGroup
 }
 
 // changed marks a change of op; under o.mu.
@@ -50,7 +48,7 @@ func (o *operations) changed(op *operation) {
 }
 
 func newOperations() *operations {
-	return &operations{byKey: map[string]*operation{}, byRef: map[string]*operation{}, byAsync: map[string]*operation{}}
+	return &operations{byKey: map[string]*operation{}, byRef: map[string]*operation{}}
 }
 
 // submit records one submission of key; fresh reports whether it starts a
@@ -68,11 +66,7 @@ func (o *operations) submit(key, ref, action string) (op *operation, fresh bool)
 		op.State, op.Err = "submitted", nil
 		return op, true
 	}
-	method, path := http.MethodDelete, "/api/playgrounds/"+url.PathEscape(ref)
-	if action != "delete" {
-		method, path = http.MethodPost, path+"/operations"
-	}
-	op = &operation{Key: key, Ref: ref, Action: action, method: method, path: path, State: "submitted", Submits: 1}
+	op = &operation{Key: key, Ref: ref, Action: action, State: "submitted", Submits: 1}
 	o.changed(op)
 	o.byKey[key] = op
 	o.byRef[ref] = op
@@ -96,32 +90,15 @@ func (o *operations) latest(ref string) *opView {
 	return nil
 }
 
-// event applies one client progress event to the operation it belongs to;
-// it returns that operation's ref, or "" when it belongs to none.
-func (o *operations) event(e client.Event) string {
+// event applies one event of op's own API call (the callback the client
+// was given for it, MutationOptions.OnEvent); it reports whether the
+// operation changed.
+func (o *operations) event(op *operation, e client.Event) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var op *operation
-	if e.RequestID != "" {
-		op = o.byAsync[e.RequestID]
-	}
-	if op == nil {
-		for _, cand := range o.byKey {
-			if cand.State == "submitted" || cand.State == "running" {
-				if e.Method == cand.method && strings.HasSuffix(e.URL, cand.path) && cand.RequestID == "" {
-					op = cand
-					break
-				}
-			}
-		}
-	}
-	if op == nil {
-		return ""
-	}
 	switch e.Kind {
 	case client.EventAccepted:
 		op.RequestID, op.Status, op.State = e.RequestID, e.Status, "running"
-		o.byAsync[e.RequestID] = op
 	case client.EventPoll:
 		op.Status, op.Polls, op.State = e.Status, e.Polls, "running"
 	case client.EventRetry:
@@ -129,21 +106,13 @@ func (o *operations) event(e client.Event) string {
 	case client.EventReplay:
 		op.Replayed = true
 	default:
-		return ""
+		return false
 	}
 	o.changed(op)
-	return op.Ref
+	return true
 }
 
 func (o *operations) wait() { o.wg.Wait() }
-
-// HandleEvent is the client's progress callback: operations show their
-// polls in the #operation pane of their playground's page.
-func (s *Server) HandleEvent(e client.Event) {
-	if ref := s.ops.event(e); ref != "" {
-		s.publishOperation(ref)
-	}
-}
 
 func (s *Server) publishOperation(ref string) {
 	s.Publish(ref, turboStream("replace", "operation", fragment("operation", s.ops.latest(ref))))
@@ -198,7 +167,13 @@ func (s *Server) runOperation(op *operation) {
 	defer s.ops.wg.Done()
 	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Minute)
 	defer cancel()
-	mo := client.MutationOptions{IdempotencyKey: op.Key}
+	// The operation hears its own call's progress (its retries, replay,
+	// 202 and polls) and shows it in the #operation pane of its page.
+	mo := client.MutationOptions{IdempotencyKey: op.Key, OnEvent: func(e client.Event) {
+		if s.ops.event(op, e) {
+			s.publishOperation(op.Ref)
+		}
+	}}
 	var (
 		final string
 		err   error

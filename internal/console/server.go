@@ -156,18 +156,15 @@ func (s *Server) PreviewBaseURL() string {
 	return "http://" + s.previewLn.Addr().String()
 }
 
-// CheckAddr refuses any address that is not a loopback IP and port (a
-// name other than localhost could resolve anywhere).
+// CheckAddr refuses any address that is not a loopback host and port
+// (client.IsLoopbackHost: a name other than localhost could resolve
+// anywhere).
 func CheckAddr(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("want host:port on a loopback address, e.g. 127.0.0.1:0")
 	}
-	if host == "localhost" {
-		return nil
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
+	if !client.IsLoopbackHost(host) {
 		return fmt.Errorf("the console binds loopback only (127.0.0.1, ::1 or localhost)")
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fibegg/fibe/internal/client"
 )
 
 // HTTPOptions configure the streamable HTTP transport.
@@ -25,7 +27,8 @@ type HTTPOptions struct {
 }
 
 // HTTPHandler serves s over streamable HTTP behind three checks: the Host
-// header names a loopback host (DNS rebinding) unless AllowRemote, an
+// header names a loopback host (client.IsLoopbackHost: DNS rebinding)
+// unless AllowRemote, an
 // Origin header, when present, is the server's own origin or one of
 // o.Origins, and the Authorization header carries the bearer token (the
 // scheme's case does not matter, RFC 9110).
@@ -39,7 +42,7 @@ func HTTPHandler(s *mcp.Server, o HTTPOptions) http.Handler {
 	})
 	want := []byte(o.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !o.AllowRemote && !LoopbackHost(hostOnly(r.Host)) {
+		if !o.AllowRemote && !client.IsLoopbackHost(hostOnly(r.Host)) {
 			http.Error(w, "forbidden: Host is not a loopback name", http.StatusForbidden)
 			return
 		}
@@ -67,18 +70,6 @@ func NewToken() (string, error) {
 	return "fibe_mcp_" + hex.EncodeToString(b), nil
 }
 
-// LoopbackHost reports whether host (no port) is "localhost" or a literal
-// loopback IP. It never resolves a name: "evil.localhost" or a name whose
-// DNS says 127.0.0.1 is not loopback here, since what a name resolves to
-// can change between this check and the listen.
-func LoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
-
 func hostOnly(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		return h
@@ -102,5 +93,5 @@ func allowedOrigin(origin, host string, extra []string) bool {
 		return true
 	}
 	_, hostPort, err := net.SplitHostPort(host)
-	return err == nil && LoopbackHost(hostOnly(host)) && LoopbackHost(u.Hostname()) && u.Port() == hostPort
+	return err == nil && client.IsLoopbackHost(hostOnly(host)) && client.IsLoopbackHost(u.Hostname()) && u.Port() == hostPort
 }

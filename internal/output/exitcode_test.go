@@ -42,18 +42,41 @@ func TestExitCode(t *testing.T) {
 		{"500", &client.Error{Status: 500, Code: client.CodeInternal}, 12},
 		{"network", &client.Error{Code: client.CodeNetwork}, 12},
 		{"request timeout", &client.Error{Code: client.CodeRequestTimeout}, 12},
-		{"internal without a response", &client.Error{Code: client.CodeInternal}, 1},
+		{"internal without a response is still the server's failure", &client.Error{Code: client.CodeInternal}, 12},
 		{"invalid response", &client.Error{Status: 200, Code: client.CodeInvalidResponse}, 1},
 		{"invalid async result", &client.Error{Code: client.CodeInvalidResponse, Async: true, RequestID: "req_1"}, 1},
 		{"not implemented", &client.Error{Status: 501, Code: client.CodeNotImplemented}, 1},
 		{"cancelled", &client.Error{Code: client.CodeCancelled, IdempotencyKey: "k"}, 130},
 		{"unknown code, 404", &client.Error{Status: 404, Code: "SOMETHING_NEW"}, 3},
 		{"unknown code, 402", &client.Error{Status: 402, Code: "SOMETHING_NEW"}, 7},
+		{"unknown code, 429", &client.Error{Status: 429, Code: "SOMETHING_NEW"}, 8},
+		{"unknown code, 503", &client.Error{Status: 503, Code: "SOMETHING_NEW"}, 12},
+		{"unknown code, 410: a 4xx is a bad request", &client.Error{Status: 410, Code: "SOMETHING_NEW"}, 5},
+		{"unknown code, 501: not implemented", &client.Error{Status: 501, Code: "SOMETHING_NEW"}, 1},
+		{"unknown code without a response", &client.Error{Code: "SOMETHING_NEW"}, 1},
 		{"wrapped client error", fmt.Errorf("ctx: %w", &client.Error{Status: 409, Code: client.CodeConflict}), 6},
 	}
 	for _, c := range cases {
 		if got := ExitCode(c.err); got != c.want {
 			t.Errorf("%s: ExitCode = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// The presenter maps codes only: whatever status an error with a code
+// this version does not know came with, the code the client reads it as
+// (client.Error.KnownCode) has a rule, and the exit code is that rule's.
+func TestEveryStatusReadsAsACodeWithARule(t *testing.T) {
+	for status := 0; status < 600; status++ {
+		e := &client.Error{Status: status, Code: "SOMETHING_NEW"}
+		code := e.KnownCode()
+		r, ok := rules[code]
+		if !ok {
+			t.Errorf("status %d reads as %s, which has no rule", status, code)
+			continue
+		}
+		if got := ExitCode(e); got != r.exit {
+			t.Errorf("status %d: exit %d, want %d (the rule of %s)", status, got, r.exit, code)
 		}
 	}
 }

@@ -254,9 +254,6 @@ func checkExitCodeTable(t *testing.T, path string) {
 		want, _ := strconv.Atoi(m[1])
 		for _, c := range code.FindAllStringSubmatch(m[2], -1) {
 			e := &client.Error{Code: c[1]}
-			if c[1] == client.CodeInternal {
-				e.Status = 503 // "any 5xx (INTERNAL_ERROR included)"
-			}
 			if got := ExitCode(e); got != want {
 				t.Errorf("%s lists %s under exit %d; it exits %d", path, c[1], want, got)
 			}

@@ -21,10 +21,6 @@ type rule struct {
 	hints       func(h *hinter) []string
 }
 
-// codeSessionExpired is the code of a stream whose recoveries are spent
-// (docs/contract.md §1).
-const codeSessionExpired = "SESSION_EXPIRED"
-
 var rules = map[string]rule{
 	client.CodeCancelled:     {exit: ExitInterrupted, waitOutcome: true},
 	client.CodeAsyncTimeout:  {exit: ExitAsyncTimeout, waitOutcome: true, hints: asyncTimeoutHints},
@@ -47,46 +43,29 @@ var rules = map[string]rule{
 	client.CodeRateLimited:     {exit: ExitRateLimited, hints: rateLimitedHints},
 	client.CodeNetwork:         {exit: ExitUnavailable},
 	client.CodeRequestTimeout:  {exit: ExitUnavailable},
-	codeSessionExpired:         {exit: ExitUnavailable},
+	client.CodeSessionExpired:  {exit: ExitUnavailable},
 	client.CodeFeatureDisabled: {exit: ExitError},
 	client.CodeNotImplemented:  {exit: ExitError},
 	client.CodeInvalidResponse: {exit: ExitError, waitOutcome: true},
-	// INTERNAL_ERROR is not listed: like any code this version does not
-	// know, its exit code follows the HTTP status (a 5xx exits 12).
+	client.CodeInternal:        {exit: ExitUnavailable}, // what any 5xx without a code of its own stands for
 }
 
-// ruleOf finds the rule of an API error: the code's own, the async rule
-// for any other code an async operation ended with, or one derived from
-// the HTTP status for a code this version does not know.
+// ruleOf finds the rule of an API error from its code alone: the rule
+// of a code that says how a wait ended, the async rule for any other code
+// an async operation ended with, else the rule of the code the client says
+// the error stands for (client.Error.KnownCode: a code this version does
+// not know is read through the client's one status→code map).
 func ruleOf(e *client.Error) rule {
-	r, known := rules[e.Code]
-	switch {
-	case known && (r.waitOutcome || !e.Async):
+	if r, ok := rules[e.Code]; ok && r.waitOutcome {
 		return r
-	case e.Async:
+	}
+	if e.Async {
 		return rule{exit: ExitRemoteFailed, details: true}
 	}
-	return rule{exit: exitForStatus(e.Status)}
-}
-
-func exitForStatus(status int) int {
-	switch {
-	case status == 404:
-		return ExitNotFound
-	case status == 401 || status == 403:
-		return ExitAuth
-	case status == 400 || status == 422:
-		return ExitInvalid
-	case status == 409 || status == 423:
-		return ExitConflict
-	case status == 402:
-		return ExitFunding
-	case status == 429:
-		return ExitRateLimited
-	case status >= 500:
-		return ExitUnavailable
+	if r, ok := rules[e.KnownCode()]; ok {
+		return r
 	}
-	return ExitError
+	return rule{exit: ExitError}
 }
 
 // hinter is what a rule's hints may use: the error and the command line
