@@ -11,6 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // operation is one logical action: one idempotency key, however many times
@@ -119,7 +120,7 @@ func (s *Server) publishOperation(ref string) {
 }
 
 func validAction(a string) bool {
-	for _, n := range actionNames {
+	for _, n := range actionNames() {
 		if n.Action == a {
 			return true
 		}
@@ -178,14 +179,16 @@ func (s *Server) runOperation(op *operation) {
 		final string
 		err   error
 	)
+	pg := resource.Playgrounds()
 	if op.Action == "delete" {
-		_, err = s.api.Playgrounds.Delete(ctx, op.Ref, mo, client.WaitOptions{})
+		_, err = pg.Delete(ctx, s.api, op.Ref, mo, client.WaitOptions{})
 		final = "deleted"
 	} else {
-		var st *client.PlaygroundStatus
+		action, _ := pg.Action(op.Action) // postAction let only the description's actions in
+		var res any
 		var meta *client.Response
-		st, meta, err = s.api.Playgrounds.Action(ctx, op.Ref, op.Action, false, mo, client.WaitOptions{})
-		if st != nil {
+		res, meta, err = pg.Run(ctx, s.api, op.Ref, action, false, mo, client.WaitOptions{})
+		if st, ok := res.(*client.PlaygroundStatus); ok {
 			final = st.Status
 		}
 		if meta != nil && meta.Replayed {
@@ -280,21 +283,18 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/playgrounds/"+url.PathEscape(ref), http.StatusSeeOther)
 }
 
-// parseEnv reads "KEY=value KEY2=value2"; nil when the field is empty.
+// parseEnv reads "KEY=value KEY2=value2" (or comma- or line-separated)
+// with the one parser of overrides; nil when the field is empty.
 func parseEnv(s string) (map[string]string, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\n' || r == '\t' })
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\n' || r == '\t' || r == '\r' })
 	if len(fields) == 0 {
 		return nil, nil
 	}
-	env := make(map[string]string, len(fields))
-	for _, f := range fields {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok || k == "" {
-			return nil, invalidArgument("env_overrides", "environment overrides are KEY=value pairs; "+strconv.Quote(f)+" is not")
-		}
-		env[k] = v
+	env, err := resource.ParseEnv("env_overrides", fields)
+	if ie, ok := err.(*resource.InputError); ok {
+		return nil, invalidArgument(ie.Arg, "environment overrides: "+ie.Problem)
 	}
-	return env, nil
+	return env, err
 }
 
 // invalidArgument is bad input in a form: refused before any request, with

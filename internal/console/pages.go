@@ -13,6 +13,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 type ctxKey struct{}
@@ -26,13 +27,16 @@ func sessionFrom(ctx context.Context) *session {
 	return s
 }
 
-// actionNames are the buttons of a playground page, in order.
-var actionNames = []struct{ Action, Label string }{
-	{"rollout", "Rollout"},
-	{"hard_restart", "Restart"},
-	{"stop", "Stop"},
-	{"start", "Start"},
-	{"delete", "Delete"},
+// actionNames are the buttons of a playground page, in order: the
+// playground's actions as its description has them (by their wire name,
+// which the form's URL carries), then delete.
+func actionNames() []struct{ Action, Label string } {
+	acts := resource.Playgrounds().Actions
+	out := make([]struct{ Action, Label string }, 0, len(acts)+1)
+	for _, a := range acts {
+		out = append(out, struct{ Action, Label string }{a.Wire, strings.ToUpper(a.Name[:1]) + a.Name[1:]})
+	}
+	return append(out, struct{ Action, Label string }{"delete", "Delete"})
 }
 
 // errorView is an error as the page shows it: the CLI's one error line,
@@ -186,8 +190,9 @@ func (s *Server) playgroundView(r *http.Request, ref string, pg *client.Playgrou
 // actionForms mints a fresh idempotency key per form: a double submit of
 // one rendered form is one logical operation.
 func actionForms(ref, csrf string) []actionForm {
-	out := make([]actionForm, 0, len(actionNames))
-	for _, a := range actionNames {
+	names := actionNames()
+	out := make([]actionForm, 0, len(names))
+	for _, a := range names {
 		out = append(out, actionForm{Ref: ref, Action: a.Action, Label: a.Label, Key: reliability.NewIdempotencyKey(), CSRF: csrf})
 	}
 	return out
