@@ -167,3 +167,25 @@ func TestLoadsDoNotShareState(t *testing.T) {
 		}
 	}
 }
+
+// Viper matches the file's keys without regard to case: a profile named
+// with capitals is written and read back under one section.
+func TestProfileWithCapitals(t *testing.T) {
+	isolate(t)
+	if _, err := Set("Staging", "timeout", "41s"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(flags(t, "--profile", "Staging"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := c.Get("timeout"); c.Timeout.String() != "41s" || v.Source != "profile Staging" || c.Profile != "Staging" {
+		t.Errorf("timeout %s from %s, profile %s", c.Timeout, v.Source, c.Profile)
+	}
+	if _, err := Set("Staging", "timeout", ""); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Load(flags(t, "--profile", "Staging")); err != nil || c.Timeout != reliability.DefaultAttemptTimeout {
+		t.Errorf("after removing: %v %v", c.Timeout, err)
+	}
+}
