@@ -1,17 +1,13 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
-	"go.yaml.in/yaml/v3"
 )
 
 // DefaultProfile is the profile used when none is named.
@@ -85,38 +81,39 @@ func (c *Config) Values() []Value {
 	return out
 }
 
-// Load resolves every setting of the table once: its flag when it was
-// given (fs holds the executing command's flags; nil for none), then its
-// environment variables, then the active profile's section of the config
-// file, then the file's top level, then its default. A value that does not
-// parse is an *InvalidError naming the setting and where the value came
-// from.
+// Load resolves every setting of the table once, with one viper instance
+// (resolve.go): its flag when it was given (fs holds the executing
+// command's flags; nil for none), then its environment variables, then the
+// active profile's section of the config file, then the file's top level,
+// then its default. A value that does not parse is an *InvalidError naming
+// the setting and where the value came from.
 func Load(fs *pflag.FlagSet) (*Config, error) {
 	file, err := ConfigFile()
 	if err != nil {
 		return nil, err
 	}
 	c := &Config{File: file, values: map[string]Value{}}
+	r := newResolver(fs)
 
 	// The profile picks the file's section, so it is resolved first.
-	pv, err := resolveProfile(fs)
+	pv, err := r.resolve(profileSetting())
 	if err != nil {
 		return nil, err
 	}
 	c.Profile, c.ProfileSource = pv.typed.(string), pv.Source
 	c.values[pv.Key] = pv
 
-	raw, err := readFile(file)
+	doc, err := readDocument(file)
 	if err != nil {
 		return nil, err
 	}
-	profile, _ := profileSection(raw, c.Profile)
+	r.useFile(doc, c.Profile)
 
 	for _, s := range Settings {
 		if s.Key == pv.Key {
 			continue
 		}
-		v, err := resolve(s, fs, raw, profile, c.Profile)
+		v, err := r.resolve(s)
 		if err != nil {
 			return nil, err
 		}
@@ -169,48 +166,16 @@ func (c *Config) dur(key string) time.Duration { d, _ := c.values[key].typed.(ti
 // Profile resolves only the profile (--profile, FIBE_PROFILE, default):
 // enough for `fibe config set` to repair a config file that Load refuses.
 func Profile(fs *pflag.FlagSet) (name, source string, err error) {
-	v, err := resolveProfile(fs)
+	v, err := newResolver(fs).resolve(profileSetting())
 	if err != nil {
 		return "", "", err
 	}
 	return v.typed.(string), v.Source, nil
 }
 
-func resolveProfile(fs *pflag.FlagSet) (Value, error) {
+func profileSetting() Setting {
 	s, _ := Lookup("profile")
-	return resolve(s, fs, nil, nil, "")
-}
-
-// resolve finds the value of one setting and parses it.
-func resolve(s Setting, fs *pflag.FlagSet, raw, profile map[string]any, profileName string) (Value, error) {
-	text, source := s.Default, "default"
-	if f := settingFlag(fs, s); f != nil && f.Changed {
-		text, source = f.Value.String(), "flag --"+s.Flag
-	} else if name, val, ok := fromEnv(s); ok {
-		text, source = val, "env "+name
-	} else if v, ok := profile[s.Key]; ok && v != nil && s.File {
-		text, source = stringValue(v), "profile "+profileName
-	} else if v, ok := raw[s.Key]; ok && v != nil && s.File {
-		text, source = stringValue(v), "config file"
-	}
-	typed, canon, err := s.Parse(text)
-	if err != nil {
-		return Value{}, invalidf("%s (from %s): %v", s.Key, source, err)
-	}
-	return Value{Key: s.Key, Value: s.Display(canon), Source: source, Flag: s.Flag, Env: s.Env, typed: typed}, nil
-}
-
-// fromEnv is the first of the setting's variables that is set and not empty.
-func fromEnv(s Setting) (name, value string, ok bool) {
-	for _, n := range append([]string{s.Env}, s.Aliases...) {
-		if n == "" {
-			continue
-		}
-		if v := os.Getenv(n); v != "" {
-			return n, v, true
-		}
-	}
-	return "", "", false
+	return s
 }
 
 // FromEnv resolves a setting that only the environment sets (no flag, no
@@ -223,28 +188,11 @@ func FromEnv(key string) (any, error) {
 	if !ok || s.Flag != "" || s.File {
 		panic(fmt.Sprintf("config: %q is not a setting of the environment only", key))
 	}
-	v, err := resolve(s, nil, nil, nil, "")
+	v, err := newResolver(nil).resolve(s)
 	if err != nil {
 		return nil, err
 	}
 	return v.typed, nil
-}
-
-func stringValue(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case []any:
-		parts := make([]string, len(t))
-		for i, e := range t {
-			parts[i] = fmt.Sprint(e)
-		}
-		return strings.Join(parts, ",")
-	case []string:
-		return strings.Join(t, ",")
-	default:
-		return fmt.Sprint(t)
-	}
 }
 
 func validProfile(name string) error {
@@ -259,37 +207,11 @@ func validProfile(name string) error {
 	return nil
 }
 
-// readFile reads config.yaml; a missing file is an empty config.
-func readFile(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]any{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]any{}
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, invalidf("config file %s is not valid YAML: %v", path, err)
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m, nil
-}
-
-func profileSection(raw map[string]any, profile string) (map[string]any, bool) {
-	profiles, ok := raw["profiles"].(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	p, ok := profiles[profile].(map[string]any)
-	return p, ok
-}
-
 // Set writes key=value into the config file: into the named profile's
 // section, or at the top level for the default profile. An empty value
-// removes the key. The value is checked first, as Load would.
+// removes the key. The value is checked first, as Load would. The file is
+// read and changed through viper (keys it does not know stay) and replaced
+// atomically, mode 0600.
 func Set(profile, key, value string) (string, error) {
 	s, ok := Lookup(key)
 	if !ok {
@@ -302,9 +224,10 @@ func Set(profile, key, value string) (string, error) {
 		return "", err
 	}
 	var typed any
+	var canon string
 	if value != "" {
 		var err error
-		if typed, _, err = s.Parse(value); err != nil {
+		if typed, canon, err = s.Parse(value); err != nil {
 			return "", invalidf("%s: %v", key, err)
 		}
 	}
@@ -312,34 +235,24 @@ func Set(profile, key, value string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	raw, err := readFile(file)
+	doc, err := readDocument(file)
 	if err != nil {
 		return "", err
 	}
-	section := raw
+	path := []string{key}
 	if profile != DefaultProfile {
-		profiles, _ := raw["profiles"].(map[string]any)
-		if profiles == nil {
-			profiles = map[string]any{}
-			raw["profiles"] = profiles
-		}
-		p, _ := profiles[profile].(map[string]any)
-		if p == nil {
-			p = map[string]any{}
-			profiles[profile] = p
-		}
-		section = p
+		path = []string{profilesKey, profile, key}
 	}
-	if value == "" || typed == "" {
-		delete(section, key)
-	} else {
-		section[key] = fileValue(typed)
+	// A value that parses to nothing (an empty list, state_store "file",
+	// output "") is the default: the key goes.
+	if canon != "" {
+		doc.Set(strings.Join(path, "."), fileValue(typed))
 	}
-	data, err := yaml.Marshal(raw)
-	if err != nil {
-		return "", err
+	settings := doc.AllSettings()
+	if canon == "" {
+		deletePath(settings, path)
 	}
-	return file, writeFileAtomic(file, data, 0o600)
+	return file, writeDocument(file, settings)
 }
 
 // fileValue is how a typed value is written in YAML: numbers, booleans and
@@ -360,28 +273,6 @@ func notInFileHint(s Setting) string {
 		return "use --profile or FIBE_PROFILE; a profile's values go under profiles.NAME"
 	}
 	return "set " + s.Sources()
-}
-
-// Profiles lists the profiles named in the config file, plus the default.
-func Profiles() ([]string, error) {
-	file, err := ConfigFile()
-	if err != nil {
-		return nil, err
-	}
-	raw, err := readFile(file)
-	if err != nil {
-		return nil, err
-	}
-	names := []string{DefaultProfile}
-	if profiles, ok := raw["profiles"].(map[string]any); ok {
-		for name := range profiles {
-			if name != DefaultProfile {
-				names = append(names, name)
-			}
-		}
-	}
-	sort.Strings(names[1:])
-	return names, nil
 }
 
 // SecretFlags names the flags of this command line that carried a secret:

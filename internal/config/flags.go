@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -12,15 +13,24 @@ const flagAnnotation = "fibe_setting"
 
 // flagValue holds a setting's flag as typed: Load parses it with the same
 // parser as the environment and the file, so a bad value gets the same one
-// line, naming the setting and the flag.
+// line, naming the setting and the flag. A list's flag may be repeated:
+// its values add up (--allow-origin A --allow-origin B is "A,B").
 type flagValue struct {
 	kind Kind
 	text string
+	set  bool // given at least once
 }
 
-func (v *flagValue) String() string     { return v.text }
-func (v *flagValue) Set(s string) error { v.text = s; return nil }
-func (v *flagValue) Type() string       { return v.kind.String() }
+func (v *flagValue) String() string { return v.text }
+func (v *flagValue) Type() string   { return v.kind.String() }
+
+func (v *flagValue) Set(s string) error {
+	if v.kind == KindList && v.set {
+		s = v.text + "," + s
+	}
+	v.text, v.set = s, true
+	return nil
+}
 
 // AddGlobalFlags adds the flag of every global setting (Scope "") to fs:
 // the root command's persistent flags.
@@ -60,8 +70,8 @@ func mustFlagSetting(key string) Setting {
 
 func addFlag(fs *pflag.FlagSet, s Setting) {
 	usage := s.Help
-	if names := envNames(s); names != "" {
-		usage += " (env " + names + ")"
+	if names := envVars(s); len(names) > 0 {
+		usage += " (env " + strings.Join(names, ", ") + ")"
 	}
 	fs.Var(&flagValue{kind: s.Kind, text: s.Default}, s.Flag, usage)
 	f := fs.Lookup(s.Flag)
@@ -69,20 +79,6 @@ func addFlag(fs *pflag.FlagSet, s Setting) {
 		f.NoOptDefVal = "true"
 	}
 	f.Annotations = map[string][]string{flagAnnotation: {s.Key}}
-}
-
-func envNames(s Setting) string {
-	names := ""
-	for _, n := range append([]string{s.Env}, s.Aliases...) {
-		if n == "" {
-			continue
-		}
-		if names != "" {
-			names += ", "
-		}
-		names += n
-	}
-	return names
 }
 
 // settingFlag is the flag of s in fs, if fs has one bound to s.

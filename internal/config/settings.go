@@ -164,15 +164,6 @@ func Lookup(key string) (Setting, bool) {
 	return Setting{}, false
 }
 
-// Keys lists the known keys.
-func Keys() []string {
-	keys := make([]string, len(Settings))
-	for i, s := range Settings {
-		keys[i] = s.Key
-	}
-	return keys
-}
-
 // FileKeys lists the keys config.yaml may hold.
 func FileKeys() []string {
 	var keys []string

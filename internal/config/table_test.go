@@ -38,6 +38,9 @@ func TestTableDefaults(t *testing.T) {
 		if s.Help == "" {
 			t.Errorf("%s: no help", s.Key)
 		}
+		if want := EnvPrefix + "_" + strings.ToUpper(s.Key); s.Env != "" && s.Env != want {
+			t.Errorf("%s: variable %s, want %s", s.Key, s.Env, want)
+		}
 		if _, _, err := s.Parse(s.Default); err != nil {
 			t.Errorf("%s: default %q does not parse: %v", s.Key, s.Default, err)
 		}
