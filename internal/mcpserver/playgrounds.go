@@ -13,7 +13,12 @@ import (
 	"github.com/fibegg/fibe/internal/stream"
 )
 
-// ---- playgrounds
+// ---- playgrounds: the tools beyond the generic verbs and actions
+
+// pgRef describes the playground argument.
+func pgRef(in *jsonschema.Schema) {
+	in.Properties["playground"].Description = "Playground id or name"
+}
 
 type pgExecIn struct {
 	Playground string `json:"playground"`

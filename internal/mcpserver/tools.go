@@ -3,9 +3,6 @@ package mcpserver
 import (
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/resource"
 )
 
@@ -67,32 +64,4 @@ func buildTools() []*Tool {
 		}
 	}
 	return append(out, opsGet(), opsWait(), breakerStatus(), breakerReset(), whoami(), api())
-}
-
-func pgRef(in *jsonschema.Schema) {
-	in.Properties["playground"].Description = "Playground id or name"
-}
-
-// listArgs are the paging arguments of list tools.
-type listArgs struct {
-	Page    int  `json:"page,omitempty" jsonschema:"Page to return (default 1)"`
-	PerPage int  `json:"per_page,omitempty" jsonschema:"Items per page (default: the server's)"`
-	All     bool `json:"all,omitempty" jsonschema:"Fetch every page (not with page)"`
-}
-
-func (l listArgs) validate() error {
-	if l.All && l.Page > 0 {
-		return invalidArgument("page", "all and page cannot be used together")
-	}
-	return nil
-}
-
-func listRanges(in *jsonschema.Schema) {
-	in.Properties["page"].Minimum = ptr(1.0)
-	in.Properties["per_page"].Minimum = ptr(1.0)
-	in.Properties["per_page"].Maximum = ptr(1000.0)
-}
-
-func (l listArgs) options() client.ListOptions {
-	return client.ListOptions{Page: l.Page, PerPage: l.PerPage}
 }

@@ -564,3 +564,27 @@ func lowerFirst(s string) string {
 	}
 	return strings.ToLower(s[:1]) + s[1:]
 }
+
+// listArgs are the paging arguments of list tools.
+type listArgs struct {
+	Page    int  `json:"page,omitempty" jsonschema:"Page to return (default 1)"`
+	PerPage int  `json:"per_page,omitempty" jsonschema:"Items per page (default: the server's)"`
+	All     bool `json:"all,omitempty" jsonschema:"Fetch every page (not with page)"`
+}
+
+func (l listArgs) validate() error {
+	if l.All && l.Page > 0 {
+		return invalidArgument("page", "all and page cannot be used together")
+	}
+	return nil
+}
+
+func listRanges(in *jsonschema.Schema) {
+	in.Properties["page"].Minimum = ptr(1.0)
+	in.Properties["per_page"].Minimum = ptr(1.0)
+	in.Properties["per_page"].Maximum = ptr(1000.0)
+}
+
+func (l listArgs) options() client.ListOptions {
+	return client.ListOptions{Page: l.Page, PerPage: l.PerPage}
+}
