@@ -402,8 +402,14 @@ func (in *verbIn) values() (resource.Values, error) {
 			var m map[string]string
 			err, v = json.Unmarshal(raw, &m), m
 		default:
+			// Only spaces is no value: a required field so given is
+			// missing, as an empty one is.
 			var s string
-			err, v = json.Unmarshal(raw, &s), s
+			err = json.Unmarshal(raw, &s)
+			if strings.TrimSpace(s) == "" {
+				s = ""
+			}
+			v = s
 		}
 		if err != nil {
 			return nil, invalidArgument(name, "%s: %v", name, err)

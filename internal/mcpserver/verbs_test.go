@@ -149,6 +149,7 @@ func TestCreateBadInputSendsNothing(t *testing.T) {
 		{"fibe_marquees_create", map[string]any{"name": "m", "host": ""}, "host"},
 		{"fibe_marquees_create", map[string]any{"name": "m", "host": "h", "ssh_key_file": missing}, "ssh_key_file"},
 		{"fibe_playgrounds_create", map[string]any{"name": "p", "playspec": ""}, "playspec"},
+		{"fibe_playgrounds_create", map[string]any{"name": "  ", "playspec": "web"}, "name"},
 		{"fibe_marquees_update", map[string]any{"marquee": "local"}, "name"},
 		{"fibe_marquees_update", map[string]any{"marquee": "local", "ssh_key_file": missing}, "ssh_key_file"},
 		{"fibe_playgrounds_action", map[string]any{"playground": "p", "action": "start", "force": true}, "force"},
