@@ -94,7 +94,7 @@ func TestGeneratedToolsFollowTheDescriptions(t *testing.T) {
 				}
 			}
 			tool := toolNamed(t, name)
-			if tool.Gated != a.Destroys || tool.ReadOnly != a.ReadOnly {
+			if tool.Gated != a.Destroys || tool.ReadOnly != (a.Wire == "test_connection") {
 				t.Errorf("%s: gated %v, read-only %v", name, tool.Gated, tool.ReadOnly)
 			}
 			if _, ok := tool.Input.Properties["force"]; ok != a.Force && !(name == "fibe_"+r.Name+"_action") {
