@@ -127,7 +127,7 @@ func verbToolOf(t *verbTool) *Tool {
 				keys = append(keys, k, "-"+k)
 			}
 			in.Properties["sort"] = &jsonschema.Schema{Type: "string", Enum: anys(keys),
-				Description: "Sort by this key, ascending; with a leading - descending (-created_at: newest first)"}
+				Description: "Sort by this key, ascending; with a leading - descending (e.g. -" + r.SortKeys[0] + ")"}
 			first = append(first, "sort")
 		}
 		for _, f := range r.Filters {
