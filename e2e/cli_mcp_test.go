@@ -172,7 +172,7 @@ func TestMCPDebugTracesGoToStderrRedacted(t *testing.T) {
 // request follows.
 func TestMCPStdinEOFMidCallExitsZero(t *testing.T) {
 	w := newWorld(t, localapi.Config{Speed: 0.2})
-	w.ok("pg", "create", "--name", "eof-1", "--playspec", "web", "--marquee", "local")
+	w.ok("pg", "create", "--name", "eof-1", "--playspec", "web", "--marquee", "local", "--no-wait")
 	cmd := exec.Command(fibeBin, "mcp", "serve")
 	cmd.Env = w.environ()
 	stdin, err := cmd.StdinPipe()

@@ -102,9 +102,12 @@ answer that comes later, so a call that waits answers before that:
   ` + "`resources/list`" + ` lists the first page of playgrounds and marquees. ` + "`resources/subscribe`" + ` on a playground sends
   ` + "`notifications/resources/updated`" + ` when its status changes: one poller per playground (every ` + "`poll_interval`" + `),
   shared by every subscriber, stopped on the last unsubscribe or when the session ends.
-- **Tool sets.** ` + "`--tools core|full`" + ` (setting ` + "`mcp_tools`" + `): ` + "`core`" + ` is the tools below; ` + "`full`" + ` adds the tools of
-  every further resource the server serves (today there are none beyond these, so both list the same
-  tools). Tools and their schemas are built on the first ` + "`tools/list`" + ` or ` + "`tools/call`" + `, not at startup.
+- **Tool sets.** ` + "`--tools core|full`" + ` (setting ` + "`mcp_tools`" + `): ` + "`full`" + ` is every tool below; ` + "`core`" + ` leaves out
+  the tools of resources beyond playgrounds and marquees (marked "full set only", today ` + "`fibe_playspecs_list`" + `
+  and ` + "`fibe_playspecs_get`" + `). The tools of the generic verbs (list, get, create, update, delete) and of the
+  actions are generated from each resource's one description, the one the command line is built from, so
+  their arguments, checks and bodies are the command line's. Tools and their schemas are built on the first
+  ` + "`tools/list`" + ` or ` + "`tools/call`" + `, not at startup.
 `
 
 // resultShape names the top-level fields of an output schema, and each
@@ -159,6 +162,9 @@ func hints(t *Tool) []string {
 	}
 	if t.Local {
 		h = append(h, "local state only")
+	}
+	if !coreTools[t.Name] {
+		h = append(h, "full set only")
 	}
 	return h
 }

@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -50,13 +52,21 @@ type requestLog struct {
 
 type loggedRequest struct {
 	Method, Path, Key string
+	Query             string // the raw query
+	Body              []byte
 	At                time.Time
 }
 
 func (l *requestLog) add(r *http.Request) {
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.list = append(l.list, loggedRequest{Method: r.Method, Path: r.URL.Path, Key: r.Header.Get("Idempotency-Key"), At: time.Now()})
+	l.list = append(l.list, loggedRequest{Method: r.Method, Path: r.URL.Path, Key: r.Header.Get("Idempotency-Key"),
+		Query: r.URL.RawQuery, Body: body, At: time.Now()})
 }
 
 func (l *requestLog) all() []loggedRequest {

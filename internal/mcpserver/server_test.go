@@ -17,7 +17,7 @@ import (
 )
 
 func TestToolsListedWithSchemasAndHonestHints(t *testing.T) {
-	w := newWorld(t, localapi.Config{})
+	w := newWorld(t, localapi.Config{}, func(c *Config, _ *client.Options) { c.Tools = ToolsFull })
 	res, err := w.cs.ListTools(ctxT(t), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -407,7 +407,7 @@ func TestLogsFollowStreamsLinesAsProgress(t *testing.T) {
 
 // Every tool once, each result checked against its output schema.
 func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
-	w := newWorld(t, localapi.Config{})
+	w := newWorld(t, localapi.Config{}, func(c *Config, _ *client.Options) { c.Tools = ToolsFull })
 	used := map[string]bool{}
 	ok := func(name string, args map[string]any) map[string]any {
 		t.Helper()
@@ -462,6 +462,12 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	ok("fibe_marquees_update", map[string]any{"marquee": "tour-mq", "port": 22})
 	ok("fibe_marquees_test_connection", map[string]any{"marquee": "tour-mq"})
 	ok("fibe_marquees_delete", map[string]any{"marquee": "tour-mq", "confirm": true})
+	if specs := ok("fibe_playspecs_list", map[string]any{"all": true}); len(specs["items"].([]any)) == 0 {
+		t.Fatalf("fibe_playspecs_list = %v", specs)
+	}
+	if ps := ok("fibe_playspecs_get", map[string]any{"playspec": "web"}); ps["name"] != "web" {
+		t.Fatalf("fibe_playspecs_get = %v", ps)
+	}
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

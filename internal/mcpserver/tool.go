@@ -79,6 +79,14 @@ func define[In any](s spec, run func(ctx context.Context, c *call, in *In) (any,
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", s.name, err))
 	}
+	return defineWith(s, in, func() *In { return new(In) }, run)
+}
+
+// defineWith builds a Tool from an input schema built beforehand (the
+// generated tools' schemas come from a resource's description). newIn
+// makes the value the arguments are decoded into; prepare checks it, then
+// run gets it.
+func defineWith[In any](s spec, in *jsonschema.Schema, newIn func() *In, run func(ctx context.Context, c *call, in *In) (any, error)) *Tool {
 	if in.Properties == nil {
 		in.Properties = map[string]*jsonschema.Schema{}
 	}
@@ -95,7 +103,7 @@ func define[In any](s spec, run func(ctx context.Context, c *call, in *In) (any,
 		ReadOnly: s.readOnly, Destructive: s.destructive, Gated: s.destructive && !s.ungated, Idempotent: s.idempotent, Local: s.local,
 		Input: in, Output: s.output, input: resolved,
 		run: func(ctx context.Context, c *call, raw json.RawMessage) (any, error) {
-			v := new(In)
+			v := newIn()
 			if err := json.Unmarshal(raw, v); err != nil {
 				return nil, invalidParams("invalid arguments: %v", err)
 			}

@@ -46,7 +46,8 @@ func marquees() *Resource {
 			{Header: "Updated", Key: "updated_at", Kind: Time},
 		},
 		Actions: []Action{
-			{Name: "test-connection", Wire: "test_connection", Help: "Check that Fibe can reach a marquee over SSH", Progress: "Testing the connection to", Async: true, Path: "/connection_tests"},
+			{Name: "test-connection", Wire: "test_connection", Help: "Check that Fibe can reach a marquee over SSH", Progress: "Testing the connection to", Async: true, Path: "/connection_tests",
+				Result: reflect.TypeFor[client.ConnectionTest]()},
 		},
 		Item: reflect.TypeFor[client.Marquee](),
 		ops: ops{

@@ -8,6 +8,7 @@ import (
 )
 
 func playgrounds() *Resource {
+	status := reflect.TypeFor[client.PlaygroundStatus]()
 	return &Resource{
 		Name: "playgrounds", Singular: "playground", Aliases: []string{"pg", "playground"},
 		Short:   "Manage playgrounds, the running environments of a playspec",
@@ -49,10 +50,10 @@ func playgrounds() *Resource {
 			{Header: "Created", Key: "created_at", Kind: Time},
 		},
 		Actions: []Action{
-			{Name: "rollout", Wire: "rollout", Help: "Roll out a playground (build and deploy)", Progress: "Rolling out", Force: true, Async: true, Path: "/operations", TypeField: "action_type"},
-			{Name: "restart", Wire: "hard_restart", Help: "Restart a playground's services", Progress: "Restarting", Async: true, Path: "/operations", TypeField: "action_type"},
-			{Name: "stop", Wire: "stop", Help: "Stop a playground (takes its services down)", Progress: "Stopping", Destroys: true, Async: true, Path: "/operations", TypeField: "action_type"},
-			{Name: "start", Wire: "start", Help: "Start a stopped playground", Progress: "Starting", Async: true, Path: "/operations", TypeField: "action_type"},
+			{Name: "rollout", Wire: "rollout", Help: "Roll out a playground (build and deploy)", Progress: "Rolling out", Force: true, Async: true, Path: "/operations", TypeField: "action_type", Result: status},
+			{Name: "restart", Wire: "hard_restart", Help: "Restart a playground's services", Progress: "Restarting", Async: true, Path: "/operations", TypeField: "action_type", Result: status},
+			{Name: "stop", Wire: "stop", Help: "Stop a playground (takes its services down)", Progress: "Stopping", Destroys: true, Async: true, Path: "/operations", TypeField: "action_type", Result: status},
+			{Name: "start", Wire: "start", Help: "Start a stopped playground", Progress: "Starting", Async: true, Path: "/operations", TypeField: "action_type", Result: status},
 		},
 		CreateWaitsFor: "running",
 		Item:           reflect.TypeFor[client.Playground](),

@@ -131,6 +131,9 @@ type Action struct {
 	// always a POST. TypeField, when set, is the body field that names the
 	// action ({"action_type": "rollout"}).
 	Path, TypeField string
+	// Result is the Go type of the action's result as the client decodes
+	// it (what --json prints; the MCP tool's output schema comes from it).
+	Result reflect.Type
 }
 
 // Resource is the description of one resource.

@@ -73,7 +73,7 @@ func TestDescriptionsAreWhole(t *testing.T) {
 			}
 		}
 		for _, a := range r.Actions {
-			if a.Help == "" || a.Name == "" || a.Wire == "" || a.Progress == "" {
+			if a.Help == "" || a.Name == "" || a.Wire == "" || a.Progress == "" || a.Result == nil {
 				t.Errorf("%s: action %+v is not whole", r.Name, a)
 			}
 		}
