@@ -21,7 +21,7 @@ import (
 
 // Options are the inputs of `fibe api`.
 type Options struct {
-	Factory  *cmdutil.Factory
+	cmdutil.Seams
 	Path     string
 	Method   string
 	Fields   []field
@@ -36,7 +36,7 @@ type Options struct {
 
 // NewCmdAPI builds `fibe api`.
 func NewCmdAPI(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:   "api <path>",
 		Short: "Send any request to the Fibe API",
@@ -91,7 +91,7 @@ func (opts *Options) request() (client.APIRequest, error) {
 		return req, output.FlagErrorf("%v", err)
 	}
 	req.Path = path
-	fields, err := parseFields(opts.Fields, opts.Factory.IOStreams.In)
+	fields, err := parseFields(opts.Fields, opts.IO.In)
 	if err != nil {
 		return req, err
 	}
@@ -107,7 +107,7 @@ func (opts *Options) request() (client.APIRequest, error) {
 	}
 	req.Method = method
 	if opts.Input != "" {
-		data, err := readInput(opts.Input, opts.Factory.IOStreams.In)
+		data, err := readInput(opts.Input, opts.IO.In)
 		if err != nil {
 			return req, output.FlagErrorf("--input: %v", err)
 		}
@@ -155,36 +155,35 @@ func (opts *Options) request() (client.APIRequest, error) {
 }
 
 func run(ctx context.Context, opts *Options) error {
-	f := opts.Factory
 	req, err := opts.request()
 	if err != nil {
 		return err
 	}
 	mutation := req.Method != http.MethodGet && req.Method != http.MethodHead && req.Method != http.MethodOptions
-	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
+	mo, wo, c, err := opts.Prepare(&opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
 	req.Mutation, req.Wait = mo, wo
 	stop := func(error) {}
 	if mutation {
-		stop = cmdutil.Progress(f, req.Method+" "+strings.SplitN(req.Path, "?", 2)[0], wo)
+		stop = opts.Progress(req.Method+" "+strings.SplitN(req.Path, "?", 2)[0], wo)
 	}
 	resp, err := c.API(ctx, req)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
 	if wo.NoWait && resp.Meta != nil && resp.Meta.Accepted != nil {
-		_, err := cmdutil.Accepted(f, resp.Meta, true)
+		_, err := opts.Accepted(resp.Meta, true)
 		return err
 	}
-	cmdutil.ReplayNotice(f, resp.Meta)
-	if f.IOStreams.JSON() && len(bytes.TrimSpace(resp.Body)) > 0 && !resp.JSON() {
+	opts.ReplayNotice(resp.Meta)
+	if opts.IO.JSON() && len(bytes.TrimSpace(resp.Body)) > 0 && !resp.JSON() {
 		// --json promises one JSON document on stdout: a fragment is not one.
 		return notJSON(resp)
 	}
-	return printAnswer(f.IOStreams, resp)
+	return printAnswer(opts.IO, resp)
 }
 
 // notJSON is the INVALID_RESPONSE of a 2xx answer that is not JSON when

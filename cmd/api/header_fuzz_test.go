@@ -22,7 +22,7 @@ func FuzzHeaderFlag(f *testing.F) {
 	ios, _, _, _ := iostreams.Test()
 	fac := cmdutil.New(ios, nil)
 	f.Fuzz(func(t *testing.T, h string) {
-		opts := &Options{Factory: fac, Path: "me", Method: "GET", Headers: []string{h}}
+		opts := &Options{Seams: fac.Seams(), Path: "me", Method: "GET", Headers: []string{h}}
 		req, err := opts.request()
 		if err != nil {
 			var fe *output.FlagError

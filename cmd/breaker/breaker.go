@@ -34,12 +34,12 @@ CIRCUIT_OPEN (exit 9). The state is shared by every fibe process, and with
 
 // StatusOptions are the inputs of `fibe breaker status`.
 type StatusOptions struct {
-	Factory *cmdutil.Factory
+	cmdutil.Seams // Client needs no API key: breakers are local state
 }
 
 // NewCmdStatus builds `fibe breaker status`.
 func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{Factory: f}
+	opts := &StatusOptions{Seams: f.LocalSeams()}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the circuit breakers",
@@ -69,7 +69,7 @@ type Status struct {
 }
 
 func statusRun(opts *StatusOptions) error {
-	c, err := opts.Factory.ClientWithoutKey()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func statusRun(opts *StatusOptions) error {
 		}
 		out = append(out, s)
 	}
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(out)
 	}
@@ -138,13 +138,13 @@ func roundSecond(d time.Duration) time.Duration {
 
 // ResetOptions are the inputs of `fibe breaker reset`.
 type ResetOptions struct {
-	Factory  *cmdutil.Factory
-	Resource string
+	cmdutil.Seams // Client needs no API key: breakers are local state
+	Resource      string
 }
 
 // NewCmdReset builds `fibe breaker reset [<resource>]`.
 func NewCmdReset(f *cmdutil.Factory, runF func(context.Context, *ResetOptions) error) *cobra.Command {
-	opts := &ResetOptions{Factory: f}
+	opts := &ResetOptions{Seams: f.LocalSeams()}
 	return &cobra.Command{
 		Use:     "reset [<resource>]",
 		Short:   "Close one breaker (e.g. marquee/prod-eu), or all of them and forget the rate-limit window",
@@ -163,14 +163,14 @@ func NewCmdReset(f *cmdutil.Factory, runF func(context.Context, *ResetOptions) e
 }
 
 func resetRun(opts *ResetOptions) error {
-	c, err := opts.Factory.ClientWithoutKey()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
 	if err := c.ResetBreakers(opts.Resource); err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	what := opts.Resource
 	if what == "" {
 		// Resetting everything also forgets the rate-limit window learned

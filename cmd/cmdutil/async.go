@@ -12,11 +12,6 @@ import (
 // for (--no-wait) and reports whether there was one; noResult says the call
 // returned no result (the client then hands back only the handle). With
 // --json the handle is the document: {"request_id","status","status_url"}.
-func Accepted(f *Factory, resp *client.Response, noResult bool) (bool, error) {
-	return f.Seams().Accepted(resp, noResult)
-}
-
-// Accepted is the package function Accepted on the seams' streams.
 func (s Seams) Accepted(resp *client.Response, noResult bool) (bool, error) {
 	if !noResult || resp == nil || resp.Accepted == nil {
 		return false, nil
@@ -40,9 +35,6 @@ func (s Seams) Accepted(resp *client.Response, noResult bool) (bool, error) {
 
 // ReplayNotice tells the user, on stderr, that the answer was a replay of
 // an earlier request with the same idempotency key. stdout is unchanged.
-func ReplayNotice(f *Factory, resp *client.Response) { f.Seams().ReplayNotice(resp) }
-
-// ReplayNotice is the package function ReplayNotice on the seams' streams.
 func (s Seams) ReplayNotice(resp *client.Response) {
 	if resp == nil || !resp.Replayed {
 		return
@@ -58,9 +50,6 @@ func (s Seams) ReplayNotice(resp *client.Response) {
 // WaitFailed is called with the error of an async wait. On ASYNC_TIMEOUT
 // with --json, stdout holds the last status seen (docs/contract.md §5), so a
 // script still learns the request id; the error itself goes to stderr.
-func WaitFailed(f *Factory, err error) error { return f.Seams().WaitFailed(err) }
-
-// WaitFailed is the package function WaitFailed on the seams' streams.
 func (s Seams) WaitFailed(err error) error {
 	ce, ok := client.AsError(err)
 	if !ok || ce.Code != client.CodeAsyncTimeout || !s.IO.JSON() {
@@ -91,11 +80,6 @@ func (s Seams) WaitFailed(err error) error {
 
 // Progress starts the spinner (where allowed) for a wait and returns the
 // function that stops it. With --no-wait there is no wait to show.
-func Progress(f *Factory, label string, wo client.WaitOptions) (stop func(err error)) {
-	return f.Seams().Progress(label, wo)
-}
-
-// Progress is the package function Progress on the seams' streams.
 func (s Seams) Progress(label string, wo client.WaitOptions) (stop func(err error)) {
 	if wo.NoWait {
 		return func(error) {}
@@ -114,12 +98,6 @@ func (s Seams) Progress(label string, wo client.WaitOptions) (stop func(err erro
 // ConfirmDestructive asks before a deletion. Without --yes it prompts on a
 // terminal and refuses elsewhere (a usage error, exit 2): a script must
 // say --yes.
-func ConfirmDestructive(ctx context.Context, f *Factory, yes bool, question string) error {
-	return f.Seams().ConfirmDestructive(ctx, yes, question)
-}
-
-// ConfirmDestructive is the package function ConfirmDestructive on the
-// seams' streams.
 func (s Seams) ConfirmDestructive(ctx context.Context, yes bool, question string) error {
 	if yes {
 		return nil

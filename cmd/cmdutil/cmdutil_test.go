@@ -155,7 +155,7 @@ func TestWaitFlagsAreSettings(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	f := New(ios, nil)
 	f.SetFlags(cmd.Flags())
-	wo, err := w.Options(f)
+	wo, err := f.Seams().WaitOptions(&w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestWaitFlagsAreSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.SetFlags(cmd.Flags())
-	if _, err := w.Options(f); output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), "poll_interval (from flag --poll-interval)") {
+	if _, err := f.Seams().WaitOptions(&w); output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), "poll_interval (from flag --poll-interval)") {
 		t.Errorf("a bad --poll-interval: %v", err)
 	}
 }

@@ -62,10 +62,6 @@ func addWaitDurations(cmd *cobra.Command, w *WaitFlags) {
 	config.AddFlags(cmd.Flags(), "wait_timeout", "poll_interval")
 }
 
-// Options resolves the wait options from the configuration, which has read
-// the flags.
-func (w *WaitFlags) Options(f *Factory) (client.WaitOptions, error) { return f.Seams().WaitOptions(w) }
-
 // ExactArgs is cobra.ExactArgs reporting a usage error with the names of
 // the expected arguments. A blank argument is a usage error too: an empty
 // id or name would otherwise address the collection itself (GET

@@ -12,11 +12,6 @@ import (
 // the mutation options, the wait options (zero when w is nil: the command
 // does not wait) and the API client. Flags are checked first, so a bad
 // --idempotency-key is a usage error even without an API key.
-func Prepare(f *Factory, m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
-	return f.Seams().Prepare(m, w)
-}
-
-// Prepare is the package function Prepare on the seams.
 func (s Seams) Prepare(m *MutationFlags, w *WaitFlags) (client.MutationOptions, client.WaitOptions, *client.Client, error) {
 	var wo client.WaitOptions
 	if m.cmd != nil && s.SetOperation != nil {
@@ -39,11 +34,6 @@ func (s Seams) Prepare(m *MutationFlags, w *WaitFlags) (client.MutationOptions, 
 // the handle when the user chose not to wait (noResult: the client handed
 // back no result), the replay notice, then result as JSON or, for people,
 // whatever human prints.
-func Finish(f *Factory, resp *client.Response, result any, noResult bool, human func() error) error {
-	return f.Seams().Finish(resp, result, noResult, human)
-}
-
-// Finish is the package function Finish on the seams' streams.
 func (s Seams) Finish(resp *client.Response, result any, noResult bool, human func() error) error {
 	if accepted, err := s.Accepted(resp, noResult); accepted {
 		return err

@@ -35,6 +35,14 @@ func (f *Factory) Seams() Seams {
 		SetOperation: func(name string) { f.Operation = name }}
 }
 
+// LocalSeams are the Seams of a command that touches only local state
+// (the breakers, the outcome journal): its Client needs no API key.
+func (f *Factory) LocalSeams() Seams {
+	s := f.Seams()
+	s.Client = f.ClientWithoutKey
+	return s
+}
+
 // CommandLine is Command, or the plain command line when there is none.
 func (s Seams) CommandLine(args ...string) string {
 	if s.Command == nil {

@@ -20,26 +20,28 @@ import (
 
 // InstallOptions are the inputs of `fibe mcp install` and `uninstall`.
 type InstallOptions struct {
-	Factory *cmdutil.Factory
-	Client  string
-	Scope   string
-	Print   bool
+	// Seams: IO and Config are used; Client and Command below hide the
+	// seams' client constructor and command line, which install needs not.
+	cmdutil.Seams
+	Client string
+	Scope  string
+	Print  bool
 	// Env describes the machine (tests set Home and Dir).
 	Env mcpinstall.Env
 	// Command is the program clients run (default: this executable).
 	Command string
 }
 
-func addClientFlags(cmd *cobra.Command, opts *InstallOptions) {
+func addClientFlags(f *cmdutil.Factory, cmd *cobra.Command, opts *InstallOptions) {
 	cmd.Flags().StringVar(&opts.Client, "client", "", "MCP client: "+strings.Join(mcpinstall.Clients, ", "))
 	cmd.Flags().StringVar(&opts.Scope, "scope", "", "project (files in this directory) or user (default: project where the client has one)")
-	opts.Factory.CompleteFlag(cmd, "client", cobra.FixedCompletions(mcpinstall.Clients, cobra.ShellCompDirectiveNoFileComp))
-	opts.Factory.CompleteFlag(cmd, "scope", cobra.FixedCompletions([]string{"project", "user"}, cobra.ShellCompDirectiveNoFileComp))
+	f.CompleteFlag(cmd, "client", cobra.FixedCompletions(mcpinstall.Clients, cobra.ShellCompDirectiveNoFileComp))
+	f.CompleteFlag(cmd, "scope", cobra.FixedCompletions([]string{"project", "user"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // NewCmdInstall builds `fibe mcp install`.
 func NewCmdInstall(f *cmdutil.Factory, runF func(context.Context, *InstallOptions) error) *cobra.Command {
-	opts := &InstallOptions{Factory: f}
+	opts := &InstallOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:   "install --client NAME [--scope project|user] [--print]",
 		Short: "Add fibe's MCP server to an MCP client's configuration",
@@ -73,14 +75,14 @@ environment).`,
 			return installRun(opts)
 		},
 	}
-	addClientFlags(cmd, opts)
+	addClientFlags(f, cmd, opts)
 	cmd.Flags().BoolVar(&opts.Print, "print", false, "Print the entry instead of writing it")
 	return cmd
 }
 
 // NewCmdUninstall builds `fibe mcp uninstall`.
 func NewCmdUninstall(f *cmdutil.Factory, runF func(context.Context, *InstallOptions) error) *cobra.Command {
-	opts := &InstallOptions{Factory: f}
+	opts := &InstallOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:     "uninstall --client NAME [--scope project|user]",
 		Short:   "Remove fibe's MCP server from an MCP client's configuration",
@@ -97,7 +99,7 @@ func NewCmdUninstall(f *cmdutil.Factory, runF func(context.Context, *InstallOpti
 			return uninstallRun(opts)
 		},
 	}
-	addClientFlags(cmd, opts)
+	addClientFlags(f, cmd, opts)
 	return cmd
 }
 
@@ -152,7 +154,7 @@ func (o *InstallOptions) entry() (mcpinstall.Entry, error) {
 		cmd = exe
 	}
 	var args []string
-	cfg, err := o.Factory.Config()
+	cfg, err := o.Config()
 	if err != nil {
 		return mcpinstall.Entry{}, err
 	}
@@ -192,7 +194,7 @@ func installRun(o *InstallOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := o.Factory.IOStreams
+	ios := o.IO
 	if o.Print {
 		snippet, err := mcpinstall.Snippet(t, e)
 		if err != nil {
@@ -222,7 +224,7 @@ func uninstallRun(o *InstallOptions) error {
 }
 
 func report(o *InstallOptions, res mcpinstall.Result, what string) error {
-	ios := o.Factory.IOStreams
+	ios := o.IO
 	if ios.JSON() {
 		return ios.PrintJSON(map[string]any{"client": o.Client, "file": res.Path, "changed": res.Changed, "backup": res.Backup, "action": what})
 	}

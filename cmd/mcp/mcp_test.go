@@ -57,7 +57,7 @@ func TestServeStdio(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- serveRun(context.Background(), &ServeOptions{Factory: e.f, Stdin: inR, Stdout: outW})
+		done <- serveRun(context.Background(), &ServeOptions{Seams: e.f.Seams(), CallClients: e.f.CallClients, Stdin: inR, Stdout: outW})
 		outW.Close()
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -112,7 +112,7 @@ func TestServeHTTP(t *testing.T) {
 		ready := make(chan string, 1)
 		done := make(chan error, 1)
 		go func() {
-			done <- serveRun(ctx, &ServeOptions{Factory: e.f, HTTP: "127.0.0.1:0", Token: given, Ready: func(u string) { ready <- u }})
+			done <- serveRun(ctx, &ServeOptions{Seams: e.f.Seams(), CallClients: e.f.CallClients, HTTP: "127.0.0.1:0", Token: given, Ready: func(u string) { ready <- u }})
 		}()
 		var url string
 		select {

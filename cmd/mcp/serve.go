@@ -22,11 +22,16 @@ import (
 
 // ServeOptions are the inputs of `fibe mcp serve`.
 type ServeOptions struct {
-	Factory     *cmdutil.Factory
-	HTTP        string // listen address; "" → stdio
-	AllowRemote bool
-	Token       string
-	Yes         bool
+	cmdutil.Seams
+	// CallClients and LocalStreamClient are the Factory's (see
+	// cmdutil.Factory): a client per call, and the emulator on loopback
+	// for live logs with --api-url local.
+	CallClients       func() (func(onEvent func(client.Event), requireKey bool) (*client.Client, error), error)
+	LocalStreamClient func() (*client.Client, func(), error)
+	HTTP              string // listen address; "" → stdio
+	AllowRemote       bool
+	Token             string
+	Yes               bool
 	// Stdin and Stdout carry the stdio protocol (default: the process's).
 	Stdin  io.ReadCloser
 	Stdout io.WriteCloser
@@ -36,7 +41,7 @@ type ServeOptions struct {
 
 // NewCmdServe builds `fibe mcp serve`.
 func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
-	opts := &ServeOptions{Factory: f}
+	opts := &ServeOptions{Seams: f.Seams(), CallClients: f.CallClients, LocalStreamClient: f.LocalStreamClient}
 	cmd := &cobra.Command{
 		Use:   "serve [--http ADDR [--token T] [--allow-remote]] [--yes]",
 		Short: "Run the MCP server (stdio, or streamable HTTP with --http)",
@@ -77,7 +82,7 @@ the server has (docs/mcp-tools.md).`,
 				if !opts.AllowRemote && !client.IsLoopbackHost(host) {
 					return output.FlagErrorf("--http %s is not a loopback address: add --allow-remote to serve other machines", opts.HTTP)
 				}
-				cfg, err := f.Config() // --token, else FIBE_MCP_TOKEN (setting mcp_token)
+				cfg, err := opts.Config() // --token, else FIBE_MCP_TOKEN (setting mcp_token)
 				if err != nil {
 					return err
 				}
@@ -101,12 +106,11 @@ the server has (docs/mcp-tools.md).`,
 
 // newServer builds the MCP server over the factory's client.
 func newServer(opts *ServeOptions) (*mcp.Server, error) {
-	f := opts.Factory
-	clients, err := f.CallClients()
+	clients, err := opts.CallClients()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return nil, err
 	}
@@ -117,11 +121,11 @@ func newServer(opts *ServeOptions) (*mcp.Server, error) {
 		Tools:      cfg.MCPTools,
 		// A subscribed playground is looked at every poll_interval.
 		ResourcePoll: cfg.PollInterval,
-		Log:          f.IOStreams.ErrOut,
+		Log:          opts.IO.ErrOut,
 	}
 	if cfg.Local() {
 		// Live logs need a websocket: serve the emulator on a loopback socket.
-		sc.StreamClient = func() (*client.Client, func(), error) { return f.LocalStreamClient() }
+		sc.StreamClient = opts.LocalStreamClient
 	}
 	return mcpserver.New(sc), nil
 }
@@ -135,8 +139,8 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		return serveHTTP(ctx, s, opts)
 	}
 	in, out := opts.Stdin, opts.Stdout
-	if in == nil && opts.Factory.IOStreams.IsStdinTTY() {
-		opts.Factory.IOStreams.Notice("Serving MCP on stdin and stdout: MCP clients start this themselves (see fibe mcp install). Ctrl-D stops it.")
+	if in == nil && opts.IO.IsStdinTTY() {
+		opts.IO.Notice("Serving MCP on stdin and stdout: MCP clients start this themselves (see fibe mcp install). Ctrl-D stops it.")
 	}
 	if in == nil {
 		in = os.Stdin
@@ -153,7 +157,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 }
 
 func serveHTTP(ctx context.Context, s *mcp.Server, opts *ServeOptions) error {
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	token, printToken := opts.Token, false
 	if token == "" {
 		var err error
@@ -162,7 +166,7 @@ func serveHTTP(ctx context.Context, s *mcp.Server, opts *ServeOptions) error {
 		}
 		printToken = true
 	}
-	cfg, err := opts.Factory.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}

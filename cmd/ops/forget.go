@@ -11,14 +11,14 @@ import (
 
 // ForgetOptions are the inputs of `fibe ops forget`.
 type ForgetOptions struct {
-	Factory *cmdutil.Factory
-	Key     string
-	All     bool
+	cmdutil.Seams // Client needs no API key: the journal is local state
+	Key           string
+	All           bool
 }
 
 // NewCmdForget builds `fibe ops forget <key>|--all`.
 func NewCmdForget(f *cmdutil.Factory, runF func(context.Context, *ForgetOptions) error) *cobra.Command {
-	opts := &ForgetOptions{Factory: f}
+	opts := &ForgetOptions{Seams: f.LocalSeams()}
 	cmd := &cobra.Command{
 		Use:   "forget <key> | --all",
 		Short: "Drop unfinished mutations from the outcome journal",
@@ -46,11 +46,11 @@ request is sent.`,
 }
 
 func forgetRun(opts *ForgetOptions) error {
-	c, err := opts.Factory.ClientWithoutKey()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	j := c.Journal()
 	if opts.All {
 		list, err := j.List()

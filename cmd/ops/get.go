@@ -16,7 +16,7 @@ import (
 
 // GetOptions are the inputs of `fibe ops get`.
 type GetOptions struct {
-	Factory   *cmdutil.Factory
+	cmdutil.Seams
 	RequestID string
 }
 
@@ -31,7 +31,7 @@ type Status struct {
 
 // NewCmdGet builds `fibe ops get <request-id>`.
 func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
-	opts := &GetOptions{Factory: f}
+	opts := &GetOptions{Seams: f.Seams()}
 	return &cobra.Command{
 		Use:   "get <request-id>",
 		Short: "Look once at an async operation",
@@ -52,7 +52,7 @@ func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error
 }
 
 func getRun(ctx context.Context, opts *GetOptions) error {
-	c, err := opts.Factory.Client()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		return err
 	}
 	doc := statusDoc(opts.RequestID, st)
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(doc)
 	}
@@ -93,7 +93,7 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		}
 	}
 	if doc.Status == "queued" || doc.Status == "running" {
-		ios.Notice("Wait for it with: %s", output.Sanitize(opts.Factory.Command("ops", "wait", doc.RequestID)))
+		ios.Notice("Wait for it with: %s", output.Sanitize(opts.CommandLine("ops", "wait", doc.RequestID)))
 	}
 	return nil
 }

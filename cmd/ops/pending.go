@@ -17,8 +17,8 @@ import (
 
 // PendingOptions are the inputs of `fibe ops pending`.
 type PendingOptions struct {
-	Factory *cmdutil.Factory
-	now     func() time.Time
+	cmdutil.Seams // Client needs no API key: the journal is local state
+	now           func() time.Time
 }
 
 // Pending is the JSON form of one unfinished mutation of the journal.
@@ -37,7 +37,7 @@ type Pending struct {
 
 // NewCmdPending builds `fibe ops pending`.
 func NewCmdPending(f *cmdutil.Factory, runF func(context.Context, *PendingOptions) error) *cobra.Command {
-	opts := &PendingOptions{Factory: f, now: time.Now}
+	opts := &PendingOptions{Seams: f.LocalSeams(), now: time.Now}
 	return &cobra.Command{
 		Use:   "pending",
 		Short: "List mutations whose outcome is not known yet (the outcome journal)",
@@ -59,7 +59,7 @@ applying it twice. ` + "`fibe ops forget`" + ` drops entries. No request is sent
 }
 
 func pendingRun(opts *PendingOptions) error {
-	entries, err := journalEntries(opts.Factory)
+	entries, err := journalEntries(opts.Seams)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func pendingRun(opts *PendingOptions) error {
 		list = append(list, Pending{IdempotencyKey: e.Key, Operation: firstNonEmpty(e.Label, e.Method+" "+path),
 			Method: e.Method, Path: path, API: apiName(e.Origin), Profile: e.Profile, Started: e.Created.UTC(), Explicit: e.Explicit})
 	}
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(list)
 	}
@@ -89,12 +89,12 @@ func pendingRun(opts *PendingOptions) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	ios.Notice("Run the same command again to finish one (its key is reused; a given key must be given again), or drop it with: %s", opts.Factory.Command("ops", "forget", "<key>"))
+	ios.Notice("Run the same command again to finish one (its key is reused; a given key must be given again), or drop it with: %s", opts.CommandLine("ops", "forget", "<key>"))
 	return nil
 }
 
-func journalEntries(f *cmdutil.Factory) ([]reliability.JournalEntry, error) {
-	c, err := f.ClientWithoutKey()
+func journalEntries(s cmdutil.Seams) ([]reliability.JournalEntry, error) {
+	c, err := s.Client()
 	if err != nil {
 		return nil, err
 	}

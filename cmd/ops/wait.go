@@ -11,14 +11,14 @@ import (
 
 // WaitOptions are the inputs of `fibe ops wait`.
 type WaitOptions struct {
-	Factory   *cmdutil.Factory
+	cmdutil.Seams
 	RequestID string
 	Wait      cmdutil.WaitFlags
 }
 
 // NewCmdWait builds `fibe ops wait <request-id>`.
 func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
-	opts := &WaitOptions{Factory: f}
+	opts := &WaitOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:   "wait <request-id>",
 		Short: "Wait for an async operation to finish",
@@ -42,25 +42,24 @@ the command that started it would have. A failed operation exits 11.`,
 }
 
 func waitRun(ctx context.Context, opts *WaitOptions) error {
-	f := opts.Factory
-	wo, err := opts.Wait.Options(f)
+	wo, err := opts.WaitOptions(&opts.Wait)
 	if err != nil {
 		return err
 	}
-	c, err := f.Client()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, "Waiting for "+opts.RequestID, wo)
+	stop := opts.Progress("Waiting for "+opts.RequestID, wo)
 	result, _, err := c.Async.Wait(ctx, opts.RequestID, wo)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
 	if len(result) == 0 {
 		result = json.RawMessage(`{}`)
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(result)
 	}

@@ -14,7 +14,7 @@ import (
 
 // ExtendOptions are the inputs of `fibe playgrounds extend`.
 type ExtendOptions struct {
-	Factory  *cmdutil.Factory
+	cmdutil.Seams
 	Ref      string
 	Hours    int
 	Mutation cmdutil.MutationFlags
@@ -22,7 +22,7 @@ type ExtendOptions struct {
 
 // NewCmdExtend builds `fibe playgrounds extend <id|name> --hours N`.
 func NewCmdExtend(f *cmdutil.Factory, runF func(context.Context, *ExtendOptions) error) *cobra.Command {
-	opts := &ExtendOptions{Factory: f}
+	opts := &ExtendOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:   "extend <id|name> [--hours N]",
 		Short: "Extend a playground's expiration",
@@ -49,8 +49,7 @@ platform's default extension (24 hours).`,
 }
 
 func extendRun(ctx context.Context, opts *ExtendOptions) error {
-	f := opts.Factory
-	mo, _, c, err := cmdutil.Prepare(f, &opts.Mutation, nil)
+	mo, _, c, err := opts.Prepare(&opts.Mutation, nil)
 	if err != nil {
 		return err
 	}
@@ -58,8 +57,8 @@ func extendRun(ctx context.Context, opts *ExtendOptions) error {
 	if err != nil {
 		return err
 	}
-	return cmdutil.Finish(f, resp, x, false, func() error {
-		d := iostreams.NewDetail(f.IOStreams.Out, f.IOStreams.ColorScheme())
+	return opts.Finish(resp, x, false, func() error {
+		d := iostreams.NewDetail(opts.IO.Out, opts.IO.ColorScheme())
 		d.Add("Playground", opts.Ref)
 		if x.ID != 0 {
 			d.Add("ID", strconv.FormatInt(x.ID, 10))

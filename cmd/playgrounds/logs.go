@@ -15,18 +15,20 @@ import (
 
 // LogsOptions are the inputs of `fibe playgrounds logs`.
 type LogsOptions struct {
-	Factory  *cmdutil.Factory
-	Ref      string
-	Service  string
-	Tail     int
-	Follow   bool
-	Mutation cmdutil.MutationFlags
-	Wait     cmdutil.WaitFlags
+	cmdutil.Seams
+	// StreamClient is the client of --follow (see cmdutil.Factory).
+	StreamClient func() (*client.Client, func(), error)
+	Ref          string
+	Service      string
+	Tail         int
+	Follow       bool
+	Mutation     cmdutil.MutationFlags
+	Wait         cmdutil.WaitFlags
 }
 
 // NewCmdLogs builds `fibe playgrounds logs <id|name>`.
 func NewCmdLogs(f *cmdutil.Factory, runF func(context.Context, *LogsOptions) error) *cobra.Command {
-	opts := &LogsOptions{Factory: f}
+	opts := &LogsOptions{Seams: f.Seams(), StreamClient: f.StreamClient}
 	cmd := &cobra.Command{
 		Use:   "logs <id|name> [--service S] [--tail N] [--follow]",
 		Short: "Show a playground's logs",
@@ -60,9 +62,8 @@ async operation). With --follow the lines stream live until Ctrl-C; with
 }
 
 func logsRun(ctx context.Context, opts *LogsOptions) error {
-	f := opts.Factory
 	if opts.Follow {
-		c, stop, err := f.StreamClient()
+		c, stop, err := opts.StreamClient()
 		if err != nil {
 			return err
 		}
@@ -72,7 +73,7 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 		}
 		return followRun(ctx, c, opts)
 	}
-	c, err := f.Client()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
@@ -80,27 +81,27 @@ func logsRun(ctx context.Context, opts *LogsOptions) error {
 	if err != nil {
 		return err
 	}
-	wo, err := opts.Wait.Options(f)
+	wo, err := opts.WaitOptions(&opts.Wait)
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, "Fetching logs of "+opts.Ref, wo)
+	stop := opts.Progress("Fetching logs of "+opts.Ref, wo)
 	lines, resp, err := c.Playgrounds.Logs(ctx, opts.Ref, opts.Service, opts.Tail, mo, wo)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
-	if accepted, err := cmdutil.Accepted(f, resp, lines == nil && opts.Wait.NoWait); accepted {
+	if accepted, err := opts.Accepted(resp, lines == nil && opts.Wait.NoWait); accepted {
 		return err
 	}
-	cmdutil.ReplayNotice(f, resp)
+	opts.ReplayNotice(resp)
 	if lines == nil {
 		lines = []string{}
 	}
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(map[string]any{"lines": lines})
+	if opts.IO.JSON() {
+		return opts.IO.PrintJSON(map[string]any{"lines": lines})
 	}
-	return printLines(f.IOStreams.Out, output.LogLines(f.IOStreams, lines))
+	return printLines(opts.IO.Out, output.LogLines(opts.IO, lines))
 }
 
 // checkService refuses a --service the playground does not have before a
@@ -131,7 +132,7 @@ func checkService(ctx context.Context, c *client.Client, opts *LogsOptions) erro
 }
 
 func followRun(ctx context.Context, c *client.Client, opts *LogsOptions) error {
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	cs := ios.ColorScheme()
 	fo := stream.FollowOptions{Service: opts.Service, Tail: opts.Tail}
 	width := 6 // widest service name so far, so the prefixes line up

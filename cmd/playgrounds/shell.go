@@ -23,15 +23,18 @@ import (
 
 // ShellOptions are the inputs of `fibe playgrounds shell`.
 type ShellOptions struct {
-	Factory *cmdutil.Factory
-	Ref     string
-	Service string
-	Command []string // after --: run this one command
+	cmdutil.Seams
+	// StreamClient is the client of the terminal stream (see
+	// cmdutil.Factory).
+	StreamClient func() (*client.Client, func(), error)
+	Ref          string
+	Service      string
+	Command      []string // after --: run this one command (it hides Seams.Command, unused here)
 }
 
 // NewCmdShell builds `fibe playgrounds shell <id|name> [-- COMMAND...]`.
 func NewCmdShell(f *cmdutil.Factory, runF func(context.Context, *ShellOptions) error) *cobra.Command {
-	opts := &ShellOptions{Factory: f}
+	opts := &ShellOptions{Seams: f.Seams(), StreamClient: f.StreamClient}
 	cmd := &cobra.Command{
 		Use:   "shell <id|name> [--service S] [-- COMMAND...]",
 		Short: "Open a shell in a playground's service",
@@ -99,9 +102,8 @@ func (e remoteExit) Error() string   { return fmt.Sprintf("the remote shell exit
 func (e remoteExit) ExitStatus() int { return e.code }
 
 func shellRun(ctx context.Context, opts *ShellOptions) error {
-	f := opts.Factory
-	ios := f.IOStreams
-	c, stop, err := f.StreamClient()
+	ios := opts.IO
+	c, stop, err := opts.StreamClient()
 	if err != nil {
 		return err
 	}

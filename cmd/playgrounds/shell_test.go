@@ -46,12 +46,12 @@ func TestShellRunLineSessionAndCommand(t *testing.T) {
 	}
 	out.Reset()
 	f.IOStreams.In = strings.NewReader("echo hi\nexit 3\n")
-	err := shellRun(ctx, &ShellOptions{Factory: f, Ref: "shu"})
+	err := shellRun(ctx, &ShellOptions{Seams: f.Seams(), StreamClient: f.StreamClient, Ref: "shu"})
 	if out.String() != "hi\n" || output.ExitCode(err) != 3 {
 		t.Fatalf("stdout %q, err %v (exit %d)", out, err, output.ExitCode(err))
 	}
 	out.Reset()
-	err = shellRun(ctx, &ShellOptions{Factory: f, Ref: "shu", Service: "worker", Command: []string{"ls"}})
+	err = shellRun(ctx, &ShellOptions{Seams: f.Seams(), StreamClient: f.StreamClient, Ref: "shu", Service: "worker", Command: []string{"ls"}})
 	if err != nil || out.String() != "Dockerfile  jobs  worker.py\n" {
 		t.Fatalf("stdout %q, err %v", out, err)
 	}

@@ -11,7 +11,7 @@ import (
 
 // StatusOptions are the inputs of `fibe playgrounds status`.
 type StatusOptions struct {
-	Factory  *cmdutil.Factory
+	cmdutil.Seams
 	Ref      string
 	Refresh  bool
 	Mutation cmdutil.MutationFlags
@@ -20,7 +20,7 @@ type StatusOptions struct {
 
 // NewCmdStatus builds `fibe playgrounds status <id|name> [--refresh]`.
 func NewCmdStatus(f *cmdutil.Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{Factory: f}
+	opts := &StatusOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:   "status <id|name> [--refresh]",
 		Short: "Show a playground's status",
@@ -46,12 +46,11 @@ operation).`,
 }
 
 func statusRun(ctx context.Context, opts *StatusOptions) error {
-	f := opts.Factory
 	human := func(st *client.PlaygroundStatus) func() error {
-		return func() error { return printStatus(f.IOStreams, st) }
+		return func() error { return printStatus(opts.IO, st) }
 	}
 	if !opts.Refresh {
-		c, err := f.Client()
+		c, err := opts.Client()
 		if err != nil {
 			return err
 		}
@@ -59,17 +58,17 @@ func statusRun(ctx context.Context, opts *StatusOptions) error {
 		if err != nil {
 			return err
 		}
-		return cmdutil.Finish(f, resp, st, false, human(st))
+		return opts.Finish(resp, st, false, human(st))
 	}
-	mo, wo, c, err := cmdutil.Prepare(f, &opts.Mutation, &opts.Wait)
+	mo, wo, c, err := opts.Prepare(&opts.Mutation, &opts.Wait)
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, "Refreshing "+opts.Ref, wo)
+	stop := opts.Progress("Refreshing "+opts.Ref, wo)
 	st, resp, err := c.Playgrounds.RefreshStatus(ctx, opts.Ref, mo, wo)
 	stop(err)
 	if err != nil {
-		return cmdutil.WaitFailed(f, err)
+		return opts.WaitFailed(err)
 	}
-	return cmdutil.Finish(f, resp, st, st == nil, human(st))
+	return opts.Finish(resp, st, st == nil, human(st))
 }

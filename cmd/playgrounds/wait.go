@@ -11,10 +11,10 @@ import (
 
 // WaitOptions are the inputs of `fibe playgrounds wait`.
 type WaitOptions struct {
-	Factory *cmdutil.Factory
-	Ref     string
-	For     string
-	Wait    cmdutil.WaitFlags
+	cmdutil.Seams
+	Ref  string
+	For  string
+	Wait cmdutil.WaitFlags
 }
 
 // waitable are the statuses one can wait for.
@@ -22,7 +22,7 @@ var waitable = map[string]bool{"running": true, "stopped": true}
 
 // NewCmdWait builds `fibe playgrounds wait <id|name> [--for running]`.
 func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
-	opts := &WaitOptions{Factory: f}
+	opts := &WaitOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
 		Use:   "wait <id|name> [--for running]",
 		Short: "Wait until a playground reaches a status",
@@ -50,23 +50,22 @@ PLAYGROUND_TERMINAL_STATE (exit 11) and prints the reasons.`,
 }
 
 func waitRun(ctx context.Context, opts *WaitOptions) error {
-	f := opts.Factory
-	wo, err := opts.Wait.Options(f)
+	wo, err := opts.WaitOptions(&opts.Wait)
 	if err != nil {
 		return err
 	}
-	c, err := f.Client()
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	stop := cmdutil.Progress(f, "Waiting for "+opts.Ref+" to be "+opts.For, wo)
+	stop := opts.Progress("Waiting for "+opts.Ref+" to be "+opts.For, wo)
 	st, err := c.Playgrounds.Wait(ctx, opts.Ref, opts.For, wo)
 	stop(err)
 	if err != nil {
 		return err
 	}
-	if f.IOStreams.JSON() {
-		return f.IOStreams.PrintJSON(st)
+	if opts.IO.JSON() {
+		return opts.IO.PrintJSON(st)
 	}
-	return printStatus(f.IOStreams, st)
+	return printStatus(opts.IO, st)
 }
