@@ -16,8 +16,14 @@ import (
 	"github.com/fibegg/fibe/internal/console"
 )
 
-// options are the command's flags.
+// options are the command's inputs.
 type options struct {
+	cmdutil.Seams
+	// serverClient is the Factory's ServerClient (see cmdutil.Factory):
+	// with --api-url local, the emulator served on loopback for the
+	// console's streams.
+	serverClient func(adjust func(*client.Options), wrap func(http.Handler) http.Handler) (*client.Client, func(), error)
+
 	addr loopbackAddr
 	open bool
 
@@ -42,7 +48,7 @@ type Running struct {
 
 // NewCmdConsole builds `fibe console`.
 func NewCmdConsole(f *cmdutil.Factory) *cobra.Command {
-	o := &options{}
+	o := &options{Seams: f.Seams(), serverClient: f.ServerClient}
 	cmd := &cobra.Command{
 		Use:   "console",
 		Short: "Serve the web console on a loopback address",
@@ -58,7 +64,7 @@ playground's preview page too.`,
   fibe --api-url local console`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), f, o)
+			return run(cmd.Context(), o)
 		},
 	}
 	o.addr = "127.0.0.1:0"
@@ -67,8 +73,8 @@ playground's preview page too.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
-	cfg, err := f.Config()
+func run(ctx context.Context, o *options) error {
+	cfg, err := o.Config()
 	if err != nil {
 		return err
 	}
@@ -81,7 +87,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 			h.ServeHTTP(w, r)
 		})
 	}
-	c, stop, err := f.ServerClient(func(opts *client.Options) {
+	c, stop, err := o.serverClient(func(opts *client.Options) {
 		// No progress on the terminal: each action hears its own call's
 		// progress (client.MutationOptions.OnEvent) and shows it in its page.
 		opts.OnEvent = nil
@@ -98,7 +104,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *options) error {
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
+	ios := o.IO
 	fmt.Fprintf(ios.Out, "Console: %s   (Ctrl-C to stop)\n", s.LoginURL())
 	if o.open {
 		if err := cmdutil.OpenBrowser(s.LoginURL()); err != nil {

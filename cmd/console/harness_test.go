@@ -186,7 +186,7 @@ func startConsoleAt(t testing.TB, poll time.Duration, speed string) *fixture {
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		done <- run(ctx, f, &options{addr: "127.0.0.1:0", poll: poll, idle: idleTimeout, ready: func(r *Running) { ready <- r }})
+		done <- run(ctx, &options{Seams: f.Seams(), serverClient: f.ServerClient, addr: "127.0.0.1:0", poll: poll, idle: idleTimeout, ready: func(r *Running) { ready <- r }})
 	}()
 	fx := &fixture{t: t, key: localapi.DefaultAPIKey, out: out}
 	select {
