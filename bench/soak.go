@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/cmd"
-	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
@@ -133,7 +133,7 @@ type soakRunner func(ctx context.Context, args []string) (int, string)
 // timeout: the soak's memory grew with every wave; see bench/results/soak.md.)
 func inProcess(ctx context.Context, args []string) (int, string) {
 	ios, _, _, errOut := iostreams.Test()
-	f := cmdutil.New(ios, args)
+	f := factory.New(ios, args)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	defer tr.CloseIdleConnections()
 	f.Transport = tr
@@ -463,7 +463,7 @@ func soakBreakers(ctx context.Context, p soakParams, run soakRunner) error {
 // (breaker status reads the state dir, shared by both runners).
 func soakJSON(ctx context.Context, args []string) (string, int) {
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, args)
+	f := factory.New(ios, args)
 	root := cmd.NewCmdRoot(f)
 	root.SetArgs(args)
 	if err := cmd.Execute(ctx, root); err != nil {

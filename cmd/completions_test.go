@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/completion"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 )
 
@@ -21,7 +21,7 @@ func TestCompletionsUpToDate(t *testing.T) {
 		t.Skip("no completions/ directory yet")
 	}
 	ios, _, _, _ := iostreams.Test()
-	root := NewCmdRoot(cmdutil.New(ios, nil))
+	root := NewCmdRoot(factory.New(ios, nil))
 	for _, s := range completion.Shells {
 		var want bytes.Buffer
 		if err := completion.Generate(root, s.Name, &want); err != nil {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/internal/iostreams"
 )
@@ -20,7 +20,7 @@ import (
 func TestManPagesUpToDate(t *testing.T) {
 	dir := filepath.Join("..", "man")
 	ios, _, _, _ := iostreams.Test()
-	root := NewCmdRoot(cmdutil.New(ios, nil))
+	root := NewCmdRoot(factory.New(ios, nil))
 	fresh := t.TempDir()
 	n, err := mancmd.Generate(root, fresh)
 	if err != nil {
@@ -71,7 +71,7 @@ func withoutTH(page []byte) []byte {
 //	go run . man --reference docs/commands.md
 func TestCommandReferenceUpToDate(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	want := mancmd.Reference(NewCmdRoot(cmdutil.New(ios, nil)))
+	want := mancmd.Reference(NewCmdRoot(factory.New(ios, nil)))
 	got, err := os.ReadFile(filepath.Join("..", "docs", "commands.md"))
 	if err != nil || !bytes.Equal(got, want) {
 		t.Errorf("docs/commands.md is missing or stale: run `go run . man --reference docs/commands.md`")

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
@@ -55,7 +55,7 @@ func runFibe(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
 	ios, in, out, _ := iostreams.Test()
 	in.WriteString(stdin)
-	root := NewCmdRoot(cmdutil.New(ios, args))
+	root := NewCmdRoot(factory.New(ios, args))
 	root.SetArgs(args)
 	err := Execute(context.Background(), root)
 	if err != nil {
@@ -157,7 +157,7 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"version":                  {args: []string{"version"}},
 	}
 
-	root := NewCmdRoot(cmdutil.New(iostreams.System(), nil))
+	root := NewCmdRoot(factory.New(iostreams.System(), nil))
 	leaves := leafCommands(root)
 	sort.Strings(leaves)
 	docs := 0
@@ -294,7 +294,7 @@ func TestOutputYAMLFlagsAndErrors(t *testing.T) {
 		{"mq", "list", "--output", "xml"},
 	} {
 		ios, _, out, errOut := iostreams.Test()
-		root := NewCmdRoot(cmdutil.New(ios, args))
+		root := NewCmdRoot(factory.New(ios, args))
 		root.SetArgs(args)
 		err := Execute(context.Background(), root)
 		if output.ExitCode(err) != output.ExitUsage || out.Len() != 0 {
@@ -320,7 +320,7 @@ func TestOutputYAMLFlagsAndErrors(t *testing.T) {
 		t.Errorf("--jq under FIBE_OUTPUT=yaml: %q %v", out, err)
 	}
 	ios, _, _, errOut := iostreams.Test()
-	root := NewCmdRoot(cmdutil.New(ios, nil))
+	root := NewCmdRoot(factory.New(ios, nil))
 	root.SetArgs([]string{"mq", "get", "nope"})
 	err := Execute(context.Background(), root)
 	output.PrintError(ios, err, nil, "")

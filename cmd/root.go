@@ -18,6 +18,7 @@ import (
 	configcmd "github.com/fibegg/fibe/cmd/config"
 	consolecmd "github.com/fibegg/fibe/cmd/console"
 	"github.com/fibegg/fibe/cmd/doctor"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/cmd/local"
 	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/cmd/marquees"
@@ -200,7 +201,7 @@ func applyOutput(ios *iostreams.IOStreams, cmd *cobra.Command, g *GlobalFlags, c
 func Main() int {
 	ios := iostreams.System()
 	args := os.Args[1:]
-	f := cmdutil.New(ios, args)
+	f := factory.New(ios, args)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
@@ -23,7 +23,7 @@ func TestCobraErrorsAreUsageErrors(t *testing.T) {
 		{"version", "extra"},
 	} {
 		ios, _, _, _ := iostreams.Test()
-		root := NewCmdRoot(cmdutil.New(ios, args))
+		root := NewCmdRoot(factory.New(ios, args))
 		root.SetArgs(args)
 		err := Execute(context.Background(), root)
 		if output.ExitCode(err) != output.ExitUsage {
@@ -80,7 +80,7 @@ func splitArgs(s string) []string {
 // example; every group has a summary.
 func TestHelpTexts(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	root := NewCmdRoot(cmdutil.New(ios, nil))
+	root := NewCmdRoot(factory.New(ios, nil))
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {

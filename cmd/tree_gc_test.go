@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 )
 
@@ -19,7 +19,7 @@ func TestCommandTreesAreCollected(t *testing.T) {
 	var gone atomic.Int64
 	for range n {
 		ios, _, _, _ := iostreams.Test()
-		f := cmdutil.New(ios, []string{"pg", "list"})
+		f := factory.New(ios, []string{"pg", "list"})
 		NewCmdRoot(f)
 		runtime.AddCleanup(f, func(struct{}) { gone.Add(1) }, struct{}{})
 	}

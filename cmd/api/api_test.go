@@ -8,6 +8,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
@@ -20,7 +21,7 @@ func setup(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *localapi.Server) {
 	srv, url := cmdtest.Emulator(t, localapi.Config{})
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey, "FIBE_POLL_INTERVAL": "20ms"})
 	ios, _, out, _ := iostreams.Test()
-	return cmdutil.New(ios, nil), out, srv
+	return factory.New(ios, nil), out, srv
 }
 
 // run drives the command as typed, through its flags, into run.

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
@@ -20,7 +20,7 @@ func FuzzHeaderFlag(f *testing.F) {
 		f.Add(s)
 	}
 	ios, _, _, _ := iostreams.Test()
-	fac := cmdutil.New(ios, nil)
+	fac := factory.New(ios, nil)
 	f.Fuzz(func(t *testing.T, h string) {
 		opts := &Options{Seams: fac.Seams(), Path: "me", Method: "GET", Headers: []string{h}}
 		req, err := opts.request()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
@@ -31,7 +32,7 @@ func setup(t *testing.T) *env {
 	srv, url := cmdtest.Emulator(t, localapi.Config{})
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url})
 	ios, in, out, errOut := iostreams.Test()
-	return &env{f: cmdutil.New(ios, nil), in: in, out: out, errOut: errOut, srv: srv, url: url}
+	return &env{f: factory.New(ios, nil), in: in, out: out, errOut: errOut, srv: srv, url: url}
 }
 
 func (e *env) login(withToken bool) *LoginOptions {
@@ -177,7 +178,7 @@ func TestWebLoginStoresTheApprovedKey(t *testing.T) {
 	srv, url := cmdtest.Emulator(t, localapi.Config{DeviceAutoApprove: true, Speed: 5})
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url})
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, nil)
+	f := factory.New(ios, nil)
 	opened := 0
 	opts := &LoginOptions{Seams: f.Seams(), ClientWithKey: f.ClientWithKey, Web: true,
 		OpenBrowser: func(string) error { opened++; return nil }}

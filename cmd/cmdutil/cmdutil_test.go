@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"os"
 	"strings"
 	"testing"
@@ -45,7 +44,7 @@ func TestIdempotencyKeyFlag(t *testing.T) {
 
 func TestReadPayloadFromStdin(t *testing.T) {
 	ios, in, _, _ := iostreams.Test()
-	f := New(ios, nil)
+	f := &Factory{IOStreams: ios}
 	in.WriteString(`{"marquee": {"name": "m", "port": 2222}}`)
 	body, err := ReadPayload(f, "-", "marquee")
 	if err != nil || body["name"] != "m" || body["port"] == nil {
@@ -105,7 +104,7 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 				t.Fatal(err)
 			}
 			ios, _, _, _ := iostreams.Test()
-			_, err := ReadPayloadFor(New(ios, nil), path, testSchema)
+			_, err := ReadPayloadFor(&Factory{IOStreams: ios}, path, testSchema)
 			if err == nil || output.ExitCode(err) != output.ExitUsage {
 				t.Fatalf("want a usage error, got %v", err)
 			}
@@ -128,7 +127,7 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
 	ios, in, _, errOut := iostreams.Test()
 	in.WriteString(`{"playground": {"name": "x", "playspec": "web", "marquee": "7", "ttl_hours": 4, "color": "red"}}`)
-	body, err := ReadPayloadFor(New(ios, nil), "-", testSchema)
+	body, err := ReadPayloadFor(&Factory{IOStreams: ios}, "-", testSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,37 +137,5 @@ func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
 	want := `Warning: payload stdin: fields "color", "ttl_hours" are not known to this version of fibe (it knows name, playspec_id, marquee_id, env_overrides); sent as given.` + "\n"
 	if errOut.String() != want {
 		t.Errorf("warning:\n%q\nwant\n%q", errOut, want)
-	}
-}
-
-// --wait-timeout and --poll-interval are the wait_timeout and poll_interval
-// settings: a flag wins over the environment, which wins over the default.
-func TestWaitFlagsAreSettings(t *testing.T) {
-	cmdtest.Isolate(t, map[string]string{"FIBE_POLL_INTERVAL": "3s"})
-	var w WaitFlags
-	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
-	AddWaitFlags(cmd, &w)
-	cmd.SetArgs([]string{"--wait-timeout", "2m", "--no-wait"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	ios, _, _, _ := iostreams.Test()
-	f := New(ios, nil)
-	f.SetFlags(cmd.Flags())
-	wo, err := f.Seams().WaitOptions(&w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if wo.Timeout != 2*time.Minute || wo.PollInterval != 3*time.Second || !wo.NoWait {
-		t.Errorf("wait options: %+v", wo)
-	}
-
-	cmd.SetArgs([]string{"--poll-interval", "never"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	f.SetFlags(cmd.Flags())
-	if _, err := f.Seams().WaitOptions(&w); output.ExitCode(err) != output.ExitUsage || !strings.Contains(err.Error(), "poll_interval (from flag --poll-interval)") {
-		t.Errorf("a bad --poll-interval: %v", err)
 	}
 }

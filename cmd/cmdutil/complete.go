@@ -10,8 +10,8 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 )
 
-// completionTimeout keeps shell completion snappy: one list call, no retries.
-const completionTimeout = 2 * time.Second
+// CompletionTimeout keeps shell completion snappy: one list call, no retries.
+const CompletionTimeout = 2 * time.Second
 
 // CompletionFunc is cobra's dynamic completion signature.
 type CompletionFunc = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective)
@@ -75,7 +75,7 @@ func completeNames(f *Factory, list func(context.Context, *client.Client) ([]str
 		// keep stderr silent.
 		f.SetFlags(cmd.Flags())
 		f.IOStreams.SetQuiet(true)
-		c, err := f.quickClient()
+		c, err := f.CompletionClient()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -83,7 +83,7 @@ func completeNames(f *Factory, list func(context.Context, *client.Client) ([]str
 		if parent == nil {
 			parent = context.Background()
 		}
-		ctx, cancel := context.WithTimeout(parent, completionTimeout)
+		ctx, cancel := context.WithTimeout(parent, CompletionTimeout)
 		defer cancel()
 		names, err := list(ctx, c)
 		if err != nil {

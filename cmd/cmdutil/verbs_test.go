@@ -25,7 +25,7 @@ func testSeams() (Seams, *bytes.Buffer, *bytes.Buffer) {
 // payload file; flags win. Bad input is a usage error naming the flag.
 func TestCreateSpecBody(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	f := New(ios, nil)
+	f := &Factory{IOStreams: ios}
 	var got *CreateOptions[client.Playground]
 	cmd := NewCmdCreate(f, CreateSpec[client.Playground]{Resource: resource.Playgrounds(), Use: "create"},
 		func(_ context.Context, o *CreateOptions[client.Playground]) error { got = o; return nil })

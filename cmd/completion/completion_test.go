@@ -13,6 +13,7 @@ import (
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
 	"github.com/fibegg/fibe/cmd/completion"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
@@ -27,7 +28,7 @@ func isolate(t *testing.T, apiURL string) {
 func root(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, nil)
+	f := factory.New(ios, nil)
 	return f, out, errOut
 }
 
@@ -115,7 +116,7 @@ func TestNamesCompleteFromTheAPI(t *testing.T) {
 		{[]string{"__complete", "pg", "list", "--marquee", ""}, []string{"local\t", "prod-eu\t"}, ""},
 	} {
 		ios, _, _, _ := iostreams.Test()
-		f := cmdutil.New(ios, c.args) // a completion request registers the flags' completions
+		f := factory.New(ios, c.args) // a completion request registers the flags' completions
 		tree := cmd.NewCmdRoot(f)
 		var got bytes.Buffer
 		tree.SetOut(&got)

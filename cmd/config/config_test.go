@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/cmd"
-	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
 )
@@ -23,7 +23,7 @@ func isolate(t *testing.T) {
 // stdout, stderr and the error.
 func fibe(args ...string) (string, string, error) {
 	ios, _, out, errOut := iostreams.Test()
-	root := cmd.NewCmdRoot(cmdutil.New(ios, args))
+	root := cmd.NewCmdRoot(factory.New(ios, args))
 	root.SetArgs(args)
 	err := cmd.Execute(context.Background(), root)
 	return out.String(), errOut.String(), err

@@ -22,8 +22,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 )
@@ -181,7 +181,7 @@ func startConsoleAt(t testing.TB, poll time.Duration, speed string) *fixture {
 	t.Helper()
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": "local", "FIBE_LOCAL_SPEED": speed, "FIBE_LOCAL_SEED": "1", "FIBE_POLL_INTERVAL": "20ms"})
 	ios, _, out, _ := iostreams.Test()
-	f := cmdutil.New(ios, []string{"console"})
+	f := factory.New(ios, []string{"console"})
 	ready := make(chan *Running, 1)
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())

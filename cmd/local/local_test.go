@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
 )
@@ -113,7 +113,7 @@ func TestServeBadFlags(t *testing.T) {
 	} {
 		ios, _, _, _ := iostreams.Test()
 		ran := false
-		cmd := NewCmdServe(cmdutil.New(ios, nil), func(context.Context, *ServeOptions) error { ran = true; return nil })
+		cmd := NewCmdServe(factory.New(ios, nil), func(context.Context, *ServeOptions) error { ran = true; return nil })
 		cmd.SetArgs(c.args)
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
 		err := cmd.Execute()

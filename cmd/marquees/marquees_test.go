@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
@@ -117,7 +118,7 @@ func TestListFlagsAreCheckedFirst(t *testing.T) {
 	} {
 		ios, _, _, _ := iostreams.Test()
 		ran := false
-		cmd := NewCmdList(cmdutil.New(ios, nil), func(context.Context, *ListOptions) error { ran = true; return nil })
+		cmd := NewCmdList(factory.New(ios, nil), func(context.Context, *ListOptions) error { ran = true; return nil })
 		cmd.SetArgs(args)
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
 		if err := cmd.Execute(); output.ExitCode(err) != output.ExitUsage || ran {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/output"
@@ -34,7 +35,7 @@ func setup(t *testing.T) *env {
 	_, url := cmdtest.Emulator(t, localapi.Config{})
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey})
 	ios, _, out, errOut := iostreams.Test()
-	return &env{f: cmdutil.New(ios, nil), out: out, errOut: errOut, apiURL: url}
+	return &env{f: factory.New(ios, nil), out: out, errOut: errOut, apiURL: url}
 }
 
 // wait returns what done delivers, failing after a bound.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -44,7 +45,7 @@ func TestPendingShowsAGivenKeyFlagged(t *testing.T) {
 	for _, asJSON := range []bool{true, false} {
 		ios, _, out, _ := iostreams.Test()
 		ios.SetJSON(asJSON)
-		f := cmdutil.New(ios, []string{"ops", "pending"})
+		f := factory.New(ios, []string{"ops", "pending"})
 		c, err := f.ClientWithoutKey()
 		if err != nil {
 			t.Fatal(err)

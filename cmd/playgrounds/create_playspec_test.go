@@ -11,6 +11,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 )
@@ -34,7 +35,7 @@ func TestUnknownPlayspecListsTheKnownOnes(t *testing.T) {
 	t.Cleanup(ts.Close)
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": ts.URL, "FIBE_API_KEY": "fibe_test_key"})
 	ios, _, _, _ := iostreams.Test()
-	f := cmdutil.New(ios, nil)
+	f := factory.New(ios, nil)
 	err := cmdutil.CreateRun(context.Background(), createOpts(f, map[string]any{"name": "x", "playspec": "rials"}))
 	var ce *client.Error
 	if !errors.As(err, &ce) || ce.Code != client.CodeValidation {

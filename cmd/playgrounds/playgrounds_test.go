@@ -10,6 +10,7 @@ import (
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/cmd/cmdutil/cmdtest"
+	"github.com/fibegg/fibe/cmd/factory"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/localapi"
@@ -24,7 +25,7 @@ func setup(t *testing.T) (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer, *local
 	srv, url := cmdtest.Emulator(t, localapi.Config{})
 	cmdtest.Isolate(t, map[string]string{"FIBE_API_URL": url, "FIBE_API_KEY": localapi.DefaultAPIKey, "FIBE_POLL_INTERVAL": "20ms"})
 	ios, _, out, errOut := iostreams.Test()
-	return cmdutil.New(ios, nil), out, errOut, srv
+	return factory.New(ios, nil), out, errOut, srv
 }
 
 // createOpts are the inputs of `pg create` with the given flags.
