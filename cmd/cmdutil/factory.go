@@ -81,6 +81,10 @@ type Factory struct {
 	// function building one client per call (its own progress sink) over
 	// one shared transport; requireKey false allows no key (breakers).
 	CallClients func() (func(onEvent func(client.Event), requireKey bool) (*client.Client, error), error)
+	// OperationOf says what the async operation of request id id was, when
+	// this machine started it: the method and path of the request the API
+	// answered 202. The poll answer does not say (docs/api.md).
+	OperationOf func(id string) (method, path string, ok bool)
 }
 
 // CompleteFlag has fn complete the values of cmd's flag, when this

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -45,6 +46,7 @@ func New(ios *iostreams.IOStreams, invocation []string) *cmdutil.Factory {
 	f.LocalStreamClient = w.localStreamClient
 	f.ServerClient = w.serverClient
 	f.CallClients = w.callClients
+	f.OperationOf = w.operationOf
 	return f
 }
 
@@ -272,7 +274,41 @@ func (w *wiring) buildClient(cfg *config.Config, key string, adjust func(*client
 	if adjust != nil {
 		adjust(&opts)
 	}
+	opts.OnEvent = w.recordAccepted(cfg, stateDir, opts.OnEvent)
 	return client.New(opts)
+}
+
+// recordAccepted wraps a client's event callback: an operation the server
+// accepted (202) is written to the operations record (operations.go)
+// before next sees the event.
+func (w *wiring) recordAccepted(cfg *config.Config, stateDir string, next func(client.Event)) func(client.Event) {
+	api := recordAPI(cfg.APIURL)
+	return func(e client.Event) {
+		if e.Kind == client.EventAccepted {
+			if err := rememberOperation(stateDir, api, e.RequestID, e.Method, e.URL, time.Now()); err != nil && cfg.Debug {
+				fmt.Fprintf(w.f.IOStreams.ErrOut, "[debug] operation %s not recorded: %v\n", e.RequestID, err)
+			}
+		}
+		if next != nil {
+			next(e)
+		}
+	}
+}
+
+// operationOf is what this machine's operations record says of operation
+// id of the configured API: the method and path of the request that
+// started it.
+func (w *wiring) operationOf(id string) (method, path string, ok bool) {
+	cfg, err := w.config()
+	if err != nil {
+		return "", "", false
+	}
+	stateDir, err := config.StateDir()
+	if err != nil {
+		return "", "", false
+	}
+	o, ok := lookupOperation(stateDir, recordAPI(cfg.APIURL), id)
+	return o.Method, o.Path, ok
 }
 
 // stateStore opens the state store once per invocation: the file store

@@ -17,7 +17,10 @@ import (
 // GetOptions are the inputs of `fibe ops get`.
 type GetOptions struct {
 	cmdutil.Seams
-	RequestID string
+	// OperationOf says which request started an operation (the Factory's):
+	// its result is printed as that request's command prints it.
+	OperationOf func(id string) (method, path string, ok bool)
+	RequestID   string
 }
 
 // Status is the JSON form of one look at an operation, the same whatever
@@ -31,7 +34,7 @@ type Status struct {
 
 // NewCmdGet builds `fibe ops get <request-id>`.
 func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
-	opts := &GetOptions{Seams: f.Seams()}
+	opts := &GetOptions{Seams: f.Seams(), OperationOf: f.OperationOf}
 	return &cobra.Command{
 		Use:   "get <request-id>",
 		Short: "Look once at an async operation",
@@ -88,7 +91,8 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		if _, err := fmt.Fprintln(ios.Out); err != nil {
 			return err
 		}
-		if err := printResult(ios, doc.Result); err != nil {
+		method, path := startedBy(opts.OperationOf, doc.RequestID)
+		if err := printResult(ios, method, path, doc.Result); err != nil {
 			return err
 		}
 	}
@@ -96,6 +100,15 @@ func getRun(ctx context.Context, opts *GetOptions) error {
 		ios.Notice("Wait for it with: %s", output.Sanitize(opts.CommandLine("ops", "wait", doc.RequestID)))
 	}
 	return nil
+}
+
+// startedBy is the request that started operation id, when of knows it.
+func startedBy(of func(string) (string, string, bool), id string) (method, path string) {
+	if of == nil {
+		return "", ""
+	}
+	method, path, _ = of(id)
+	return method, path
 }
 
 func statusDoc(id string, st *client.AsyncStatus) Status {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -35,53 +36,139 @@ func validRequestID(id string) error {
 
 // printResult prints an operation's result for people, as the command that
 // started the operation would have: a playground card, a marquee card, log
-// lines, a public key; anything else as "Key: value" lines. The raw JSON
-// is for --json.
-func printResult(ios *iostreams.IOStreams, raw json.RawMessage) error {
+// lines, a public key, a connection test's line. method and path are the
+// request that started it (the Factory's OperationOf; empty when this
+// machine did not start it): the poll answer does not say what an
+// operation was (docs/api.md), and the printer is chosen from the route,
+// never guessed from the result's keys. A result of an unknown route is
+// printed as "Key: value" lines. The raw JSON is for --json.
+func printResult(ios *iostreams.IOStreams, method, path string, raw json.RawMessage) error {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		_, err := fmt.Fprintln(ios.Out, strings.TrimSpace(string(raw)))
 		return err
 	}
-	switch {
-	case has(m, "lines"):
-		var logs struct {
-			Lines []string `json:"lines"`
-		}
-		if json.Unmarshal(raw, &logs) == nil {
-			_, err := io.WriteString(ios.Out, joinLines(output.LogLines(ios, logs.Lines)))
+	if print := resultPrinter(method, path); print != nil {
+		if ok, err := print(ios, raw); ok {
 			return err
-		}
-	case has(m, "public_key"):
-		if key, ok := m["public_key"].(string); ok {
-			_, err := fmt.Fprintln(ios.Out, output.Sanitize(key))
-			return err
-		}
-	case m["deleted"] == true:
-		name, _ := m["name"].(string)
-		ios.Notice("Deleted %s.", output.Sanitize(firstNonEmpty(name, "it")))
-		return nil
-	case has(m, "ok") && len(m) <= 2:
-		cs := ios.ColorScheme()
-		msg, _ := m["message"].(string)
-		mark := iostreams.Check(cs)
-		if m["ok"] != true {
-			mark = cs.Red("✗")
-		}
-		_, err := fmt.Fprintln(ios.Out, strings.TrimSpace(mark+" "+output.Sanitize(msg)))
-		return err
-	case has(m, "host"):
-		var mq client.Marquee
-		if json.Unmarshal(raw, &mq) == nil {
-			return marquees.PrintMarquee(ios, &mq)
-		}
-	case has(m, "playspec_id") || has(m, "service_urls") || has(m, "services"):
-		var st client.PlaygroundStatus
-		if json.Unmarshal(raw, &st) == nil {
-			return playgrounds.PrintStatusCard(ios, &st)
 		}
 	}
 	return printFields(ios, m)
+}
+
+// resultPrinter is a printer of the results of requests with method and
+// path under /api ("/api/playgrounds/demo/operations"), nil when no route
+// of resultRoutes matches.
+func resultPrinter(method, path string) resultPrint {
+	p, _, _ := strings.Cut(path, "?")
+	p = strings.TrimPrefix(strings.Trim(p, "/"), "api/")
+	segs := strings.Split(p, "/")
+	for _, r := range resultRoutes {
+		if r.method == strings.ToUpper(method) && routeMatches(r.route, segs) {
+			return r.print
+		}
+	}
+	return nil
+}
+
+func routeMatches(route, segs []string) bool {
+	if len(route) != len(segs) {
+		return false
+	}
+	for i, want := range route {
+		if segs[i] == "" || want != "*" && want != segs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// resultPrint prints a result it could read and says so; ok false leaves
+// the result to the field printer.
+type resultPrint func(ios *iostreams.IOStreams, raw json.RawMessage) (ok bool, err error)
+
+// resultRoutes are the routes that may answer 202 (docs/api.md), each with
+// the printer of its result ("*" is one segment of the path under /api).
+var resultRoutes = []struct {
+	method string
+	route  []string
+	print  resultPrint
+}{
+	{http.MethodPost, []string{"playgrounds"}, playgroundResult},
+	{http.MethodPatch, []string{"playgrounds", "*"}, playgroundResult},
+	{http.MethodPut, []string{"playgrounds", "*"}, playgroundResult},
+	{http.MethodDelete, []string{"playgrounds", "*"}, deletedResult},
+	{http.MethodPost, []string{"playgrounds", "*", "operations"}, playgroundResult},
+	{http.MethodPost, []string{"playgrounds", "*", "status"}, playgroundResult},
+	{http.MethodPost, []string{"playgrounds", "*", "logs"}, logsResult},
+	{http.MethodPost, []string{"marquees"}, marqueeResult},
+	{http.MethodPatch, []string{"marquees", "*"}, marqueeResult},
+	{http.MethodPut, []string{"marquees", "*"}, marqueeResult},
+	{http.MethodDelete, []string{"marquees", "*"}, deletedResult},
+	{http.MethodPost, []string{"marquees", "*", "connection_tests"}, connectionTestResult},
+	{http.MethodPost, []string{"marquees", "*", "ssh_keys"}, sshKeyResult},
+}
+
+func playgroundResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var st client.PlaygroundStatus
+	if json.Unmarshal(raw, &st) != nil {
+		return false, nil
+	}
+	return true, playgrounds.PrintStatusCard(ios, &st)
+}
+
+func marqueeResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var mq client.Marquee
+	if json.Unmarshal(raw, &mq) != nil {
+		return false, nil
+	}
+	return true, marquees.PrintMarquee(ios, &mq)
+}
+
+func logsResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var logs struct {
+		Lines []string `json:"lines"`
+	}
+	if json.Unmarshal(raw, &logs) != nil {
+		return false, nil
+	}
+	_, err := io.WriteString(ios.Out, joinLines(output.LogLines(ios, logs.Lines)))
+	return true, err
+}
+
+func sshKeyResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var key client.SSHKey
+	if json.Unmarshal(raw, &key) != nil || key.PublicKey == "" {
+		return false, nil
+	}
+	_, err := fmt.Fprintln(ios.Out, output.Sanitize(key.PublicKey))
+	return true, err
+}
+
+func connectionTestResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var ct client.ConnectionTest
+	if json.Unmarshal(raw, &ct) != nil {
+		return false, nil
+	}
+	cs := ios.ColorScheme()
+	mark, msg := iostreams.Check(cs), ct.Message
+	if !ct.OK {
+		mark, msg = cs.Red("✗"), firstNonEmpty(ct.Message, ct.Error)
+	}
+	_, err := fmt.Fprintln(ios.Out, strings.TrimSpace(mark+" "+output.Sanitize(msg)))
+	return true, err
+}
+
+func deletedResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var d struct {
+		Deleted bool   `json:"deleted"`
+		Name    string `json:"name"`
+	}
+	if json.Unmarshal(raw, &d) != nil || !d.Deleted {
+		return false, nil
+	}
+	ios.Notice("Deleted %s.", output.Sanitize(firstNonEmpty(d.Name, "it")))
+	return true, nil
 }
 
 // printFields prints an object nobody has a card for as sorted "Key: value"
@@ -106,11 +193,6 @@ func label(key string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func has(m map[string]any, k string) bool {
-	_, ok := m[k]
-	return ok
 }
 
 func joinLines(lines []string) string {

@@ -12,13 +12,16 @@ import (
 // WaitOptions are the inputs of `fibe ops wait`.
 type WaitOptions struct {
 	cmdutil.Seams
-	RequestID string
-	Wait      cmdutil.WaitFlags
+	// OperationOf says which request started an operation (the Factory's):
+	// its result is printed as that request's command prints it.
+	OperationOf func(id string) (method, path string, ok bool)
+	RequestID   string
+	Wait        cmdutil.WaitFlags
 }
 
 // NewCmdWait builds `fibe ops wait <request-id>`.
 func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
-	opts := &WaitOptions{Seams: f.Seams()}
+	opts := &WaitOptions{Seams: f.Seams(), OperationOf: f.OperationOf}
 	cmd := &cobra.Command{
 		Use:   "wait <request-id>",
 		Short: "Wait for an async operation to finish",
@@ -64,5 +67,6 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		return ios.PrintJSON(result)
 	}
 	ios.Notice("Operation %s succeeded.", opts.RequestID)
-	return printResult(ios, result)
+	method, path := startedBy(opts.OperationOf, opts.RequestID)
+	return printResult(ios, method, path, result)
 }
