@@ -1,8 +1,9 @@
-// Package cmdutil is what every fibe command shares: the Factory that hands
-// a command its IOStreams, its resolved configuration and a lazily built API
-// client, plus the flag helpers for mutations (--idempotency-key) and async
-// operations (--no-wait, --wait-timeout, --poll-interval) and the code that
-// waits on an async operation with progress and prints its outcome.
+// Package cmdutil is what every fibe command shares: the Factory's shape
+// (what it hands a command: its IOStreams, its resolved configuration, a
+// lazily built API client; cmd/factory wires it), plus the flag helpers
+// for mutations (--idempotency-key) and async operations (--no-wait,
+// --wait-timeout, --poll-interval) and the code that waits on an async
+// operation with progress and prints its outcome.
 //
 // Commands follow one shape: an options struct filled by flags, and a run
 // function that takes it. The options hold narrow seams (Seams: the
