@@ -26,7 +26,8 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 		Use:   "wait <request-id>",
 		Short: "Wait for an async operation to finish",
 		Long: `Wait for an async operation to finish and print its result, exactly as
-the command that started it would have. A failed operation exits 11.`,
+the command that started it would have (an operation started on another
+machine prints its result's fields). A failed operation exits 11.`,
 		Example: `  fibe ops wait req_5c1d`,
 		Args:    cmdutil.ExactArgs(1, "<request-id>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
