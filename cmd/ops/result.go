@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // requestIDPattern is what a request id may look like (req_5c1d): it is
@@ -58,55 +60,65 @@ func printResult(ios *iostreams.IOStreams, method, path string, raw json.RawMess
 
 // resultPrinter is a printer of the results of requests with method and
 // path under /api ("/api/playgrounds/demo/operations"), nil when no route
-// of resultRoutes matches.
+// is known. A resource's create, update and actions are its description's
+// (internal/resource: the path, and the Go type of what they answer); the
+// routes no description has yet are the rows of otherRoutes.
 func resultPrinter(method, path string) resultPrint {
 	p, _, _ := strings.Cut(path, "?")
-	p = strings.TrimPrefix(strings.Trim(p, "/"), "api/")
-	segs := strings.Split(p, "/")
-	for _, r := range resultRoutes {
-		if r.method == strings.ToUpper(method) && routeMatches(r.route, segs) {
-			return r.print
+	p = "/" + strings.Trim(p, "/")
+	if !strings.HasPrefix(p, "/api/") {
+		p = "/api" + p
+	}
+	method = strings.ToUpper(method)
+	for _, r := range resource.All() {
+		rest, ok := strings.CutPrefix(p, r.Path)
+		if !ok || rest != "" && rest[0] != '/' {
+			continue
+		}
+		segs := strings.Split(strings.TrimPrefix(rest, "/"), "/")
+		switch {
+		case rest == "" && method == http.MethodPost && r.Serves(resource.VerbCreate),
+			len(segs) == 1 && segs[0] != "" && (method == http.MethodPatch || method == http.MethodPut) && r.Serves(resource.VerbUpdate):
+			return typePrinters[r.Item]
+		case len(segs) == 1 && segs[0] != "" && method == http.MethodDelete && r.Serves(resource.VerbDelete):
+			return deletedResult
+		}
+		for _, a := range r.Actions {
+			if method == http.MethodPost && len(segs) == 2 && segs[0] != "" && "/"+segs[1] == a.Path {
+				return typePrinters[a.Result]
+			}
+		}
+		for _, o := range otherRoutes {
+			if o.resource == r.Name && o.method == method && len(segs) == 2 && segs[0] != "" && segs[1] == o.sub {
+				return o.print
+			}
 		}
 	}
 	return nil
-}
-
-func routeMatches(route, segs []string) bool {
-	if len(route) != len(segs) {
-		return false
-	}
-	for i, want := range route {
-		if segs[i] == "" || want != "*" && want != segs[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // resultPrint prints a result it could read and says so; ok false leaves
 // the result to the field printer.
 type resultPrint func(ios *iostreams.IOStreams, raw json.RawMessage) (ok bool, err error)
 
-// resultRoutes are the routes that may answer 202 (docs/api.md), each with
-// the printer of its result ("*" is one segment of the path under /api).
-var resultRoutes = []struct {
-	method string
-	route  []string
-	print  resultPrint
+// typePrinters print a result of a Go type the descriptions name (an
+// item, an action's result) as its own command does.
+var typePrinters = map[reflect.Type]resultPrint{
+	reflect.TypeFor[client.Playground]():       playgroundResult,
+	reflect.TypeFor[client.PlaygroundStatus](): playgroundResult,
+	reflect.TypeFor[client.Marquee]():          marqueeResult,
+	reflect.TypeFor[client.ConnectionTest]():   connectionTestResult,
+}
+
+// otherRoutes are the routes that may answer 202 (docs/api.md) that no
+// resource description has as an action yet: POST <resource path>/<id>/<sub>.
+var otherRoutes = []struct {
+	resource, method, sub string
+	print                 resultPrint
 }{
-	{http.MethodPost, []string{"playgrounds"}, playgroundResult},
-	{http.MethodPatch, []string{"playgrounds", "*"}, playgroundResult},
-	{http.MethodPut, []string{"playgrounds", "*"}, playgroundResult},
-	{http.MethodDelete, []string{"playgrounds", "*"}, deletedResult},
-	{http.MethodPost, []string{"playgrounds", "*", "operations"}, playgroundResult},
-	{http.MethodPost, []string{"playgrounds", "*", "status"}, playgroundResult},
-	{http.MethodPost, []string{"playgrounds", "*", "logs"}, logsResult},
-	{http.MethodPost, []string{"marquees"}, marqueeResult},
-	{http.MethodPatch, []string{"marquees", "*"}, marqueeResult},
-	{http.MethodPut, []string{"marquees", "*"}, marqueeResult},
-	{http.MethodDelete, []string{"marquees", "*"}, deletedResult},
-	{http.MethodPost, []string{"marquees", "*", "connection_tests"}, connectionTestResult},
-	{http.MethodPost, []string{"marquees", "*", "ssh_keys"}, sshKeyResult},
+	{"playgrounds", http.MethodPost, "status", playgroundResult},
+	{"playgrounds", http.MethodPost, "logs", logsResult},
+	{"marquees", http.MethodPost, "ssh_keys", sshKeyResult},
 }
 
 func playgroundResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {

@@ -27,8 +27,13 @@ func TestPrintResultCards(t *testing.T) {
 		{"POST", "/api/marquees/3/connection_tests", `{"success": true, "message": "connected to deploy@h:22"}`, []string{"✓ connected to deploy@h:22"}},
 		{"POST", "/api/marquees/3/connection_tests", `{"ok": false, "error": "timed out"}`, []string{"✗ timed out"}},
 		{"post", "/api/playgrounds/p/operations?x=1", `{"id": 7, "name": "p", "status": "stopped"}`, []string{"Name:", "p", "Status:", "stopped"}},
+		{"PUT", "/api/marquees/3", `{"id": 3, "name": "staging", "host": "203.0.113.7", "port": 22, "user": "deploy"}`, []string{"Host:", "203.0.113.7"}},
+		{"POST", "/api/marquees", `{"id": 4, "name": "new", "host": "198.51.100.1", "port": 22, "user": "root"}`, []string{"Host:", "198.51.100.1"}},
 		// Unknown: an operation this machine did not start, a route with
-		// no card, a result that does not read as the route's.
+		// no card (playspecs have no create), a result that does not read
+		// as the route's.
+		{"POST", "/api/playspecs", `{"id": 2, "name": "web", "host": "h"}`, []string{"Host:", "h", "Name:", "web"}},
+		{"POST", "/api/playgroundsx/p/operations", `{"id": 7, "name": "p", "playspec_id": 1}`, []string{"Playspec id:", "1"}},
 		{"", "", `{"widget_count": 3, "nested": {"a": 1}}`, []string{"Nested:", `{"a":1}`, "Widget count:", "3"}},
 		{"POST", "/api/widgets", `{"name": "w", "host": "h"}`, []string{"Host:", "h", "Name:", "w"}},
 		{"POST", "/api/marquees/3/ssh_keys", `{"fingerprint": "SHA256:x"}`, []string{"Fingerprint:", "SHA256:x"}},
@@ -75,5 +80,16 @@ func TestValidRequestID(t *testing.T) {
 		if err != nil && output.ExitCode(err) != output.ExitUsage {
 			t.Errorf("%q: exit %d", id, output.ExitCode(err))
 		}
+	}
+}
+
+// A deletion's result is the deletion notice (stderr), nothing on stdout.
+func TestPrintDeletedResult(t *testing.T) {
+	ios, _, out, errOut := iostreams.Test()
+	if err := printResult(ios, "DELETE", "/api/playgrounds/old", []byte(`{"deleted": true, "name": "old"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "Deleted old.") {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
 	}
 }
