@@ -79,13 +79,13 @@ func resultPrinter(method, path string) resultPrint {
 		switch {
 		case rest == "" && method == http.MethodPost && r.Serves(resource.VerbCreate),
 			len(segs) == 1 && segs[0] != "" && (method == http.MethodPatch || method == http.MethodPut) && r.Serves(resource.VerbUpdate):
-			return typePrinters[r.Item]
+			return typePrinter(r.Item)
 		case len(segs) == 1 && segs[0] != "" && method == http.MethodDelete && r.Serves(resource.VerbDelete):
 			return deletedResult
 		}
 		for _, a := range r.Actions {
 			if method == http.MethodPost && len(segs) == 2 && segs[0] != "" && "/"+segs[1] == a.Path {
-				return typePrinters[a.Result]
+				return typePrinter(a.Result)
 			}
 		}
 		for _, o := range otherRoutes {
@@ -101,13 +101,19 @@ func resultPrinter(method, path string) resultPrint {
 // the result to the field printer.
 type resultPrint func(ios *iostreams.IOStreams, raw json.RawMessage) (ok bool, err error)
 
-// typePrinters print a result of a Go type the descriptions name (an
-// item, an action's result) as its own command does.
-var typePrinters = map[reflect.Type]resultPrint{
-	reflect.TypeFor[client.Playground]():       playgroundResult,
-	reflect.TypeFor[client.PlaygroundStatus](): playgroundResult,
-	reflect.TypeFor[client.Marquee]():          marqueeResult,
-	reflect.TypeFor[client.ConnectionTest]():   connectionTestResult,
+// typePrinter prints a result of a Go type the descriptions name (an
+// item, an action's result) as its own command does; nil for a type with
+// no card.
+func typePrinter(t reflect.Type) resultPrint {
+	switch t {
+	case reflect.TypeFor[client.Playground](), reflect.TypeFor[client.PlaygroundStatus]():
+		return playgroundResult
+	case reflect.TypeFor[client.Marquee]():
+		return marqueeResult
+	case reflect.TypeFor[client.ConnectionTest]():
+		return connectionTestResult
+	}
+	return nil
 }
 
 // otherRoutes are the routes that may answer 202 (docs/api.md) that no
