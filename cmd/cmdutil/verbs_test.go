@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,13 +12,6 @@ import (
 	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/resource"
 )
-
-// testSeams are test streams and a client constructor the widget specs
-// never use (they keep their widgets in memory).
-func testSeams() (Seams, *bytes.Buffer, *bytes.Buffer) {
-	ios, _, out, errOut := iostreams.Test()
-	return Seams{IO: ios, Client: func() (*client.Client, error) { return nil, nil }}, out, errOut
-}
 
 // The flags of every kind become the body the description builds, over a
 // payload file; flags win. Bad input is a usage error naming the flag.
