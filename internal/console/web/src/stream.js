@@ -88,7 +88,7 @@ export class StreamConnection {
       url = body.url;
       if (body.stream) this.streamID = body.stream;
     } catch (err) {
-      this.state("error", String(err.message || err));
+      this.why = String(err.message || err);
       this.dropped(false);
       return;
     }
@@ -96,6 +96,7 @@ export class StreamConnection {
     const ws = new WebSocket(url);
     this.ws = ws;
     this.told = null; // how the relay said this connection ended
+    this.why = "";
     this.beat = Date.now();
     this.watchLiveness(ws);
     ws.onmessage = (e) => {
@@ -113,12 +114,10 @@ export class StreamConnection {
       if (ws !== this.ws || this.closed) return;
       this.ws = null;
       clearTimeout(this.healthy);
-      const told = this.told;
-      if (told === "final" || this.element.dataset.state === "rejected") return;
-      if (this.element.dataset.state !== "error") this.state("closed");
+      if (this.told === "final") return;
       // Told by the relay: it waits the backoff itself. Otherwise the
       // console could not be reached: back off here.
-      this.dropped(told === "retry");
+      this.dropped(this.told === "retry");
     };
   }
 
@@ -139,12 +138,15 @@ export class StreamConnection {
         break;
       case "reject":
         this.told = "final";
-        this.state("rejected", f.error || "");
+        this.end("rejected", f.code, f.error);
         break;
       case "error":
+        // final: the stream is over, with the error the CLI gives (the
+        // state "error" is only ever final); else the relay lost the API
+        // connection and the next one is asked for at once.
         this.told = f.final ? "final" : "retry";
-        this.element.dataset.code = f.code || "";
-        this.state("error", f.error || "");
+        if (f.final) this.end("error", f.code, f.error);
+        else this.why = f.error || "";
         break;
       case "message":
         if (isExpired(f.message)) this.expired();
@@ -178,7 +180,7 @@ export class StreamConnection {
       last = now;
       if (late || now - this.beat <= 2 * this.interval) return;
       clearInterval(this.watch);
-      this.state("closed", `nothing from the console for two ping intervals (${(2 * this.interval) / 1000}s)`);
+      this.why = `nothing from the console for two ping intervals (${(2 * this.interval) / 1000}s)`;
       ws.close(); // onclose reconnects
     }, Math.max(this.interval / 4, 50));
   }
@@ -193,14 +195,13 @@ export class StreamConnection {
     // One reconnect more than the budget: the relay's answer to it says
     // whether the budget is spent, with the CLI's error.
     if (this.drops > this.retries) {
-      this.closed = true;
-      clearInterval(this.watch);
-      if (this.element.dataset.state !== "error") this.state("error", `stream lost after ${this.drops} reconnects`);
+      this.end("error", "", `stream lost after ${this.drops} reconnects without progress (last: ${this.why || "connection closed"})`);
       return;
     }
     const delay = told ? 0 : Math.random() * Math.min(maxDelay, baseDelay * 2 ** this.drops);
     this.drops += 1;
-    this.state("reconnecting");
+    this.state("reconnecting", this.why || "");
+    this.why = "";
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       if (!this.closed && !this.ws) this.open();
@@ -218,6 +219,17 @@ export class StreamConnection {
     clearTimeout(this.healthy);
     if (old) old.close();
     this.open();
+  }
+
+  // end ends the stream for good: state is "error" or "rejected", code the
+  // error's code (data-code), why its line.
+  end(state, code, why) {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.healthy);
+    clearInterval(this.watch);
+    this.element.dataset.code = code || "";
+    this.state(state, why || "");
   }
 
   state(s, why = "") {
