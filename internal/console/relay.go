@@ -215,9 +215,11 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 	}()
 	// The browser's reads: terminal input, and noticing that it left
 	// (including while the relay waits a backoff before opening). Input is
-	// sent to a confirmed subscription only, as the CLI's terminal does.
-	var live atomic.Pointer[stream.RelayConn]
-	go readBrowser(ctx, cancel, bws, &live)
+	// sent once the subscription is confirmed, as the CLI's terminal does;
+	// what was typed on this connection before is kept until then.
+	inputs := make(chan termInput, 64)
+	var confirmed atomic.Bool
+	go readBrowser(ctx, cancel, bws, inputs, &confirmed)
 	go pingBrowser(ctx, bws, st.relay)
 
 	api, err := st.relay.Open(ctx, tk.identifier)
@@ -232,14 +234,13 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 	for {
 		ev, err := api.Next(ctx)
 		if err != nil {
-			live.Store(nil)
 			if ctx.Err() == nil {
 				endStream(ctx, bws, err, !api.Reopen())
 			}
 			return
 		}
-		if ev.Kind == stream.RelayConfirmed {
-			live.Store(api)
+		if ev.Kind == stream.RelayConfirmed && !confirmed.Swap(true) {
+			go forwardInput(ctx, cancel, inputs, api)
 		}
 		var out browserFrame
 		switch ev.Kind {
@@ -287,10 +288,20 @@ func pingBrowser(ctx context.Context, bws *websocket.Conn, relay *stream.Relay) 
 	}
 }
 
-// readBrowser reads the browser's frames until it leaves (then cancel):
-// terminal input and resizes, forwarded as ActionCable message commands
-// to the confirmed subscription (dropped while there is none).
-func readBrowser(ctx context.Context, cancel context.CancelFunc, bws *websocket.Conn, live *atomic.Pointer[stream.RelayConn]) {
+// termInput is terminal input or a resize from the browser.
+type termInput struct {
+	Action string `json:"action"`
+	Data   string `json:"data,omitempty"`
+	Cols   int    `json:"cols,omitempty"`
+	Rows   int    `json:"rows,omitempty"`
+}
+
+// readBrowser reads the browser's frames until it leaves (then cancel),
+// queueing terminal input and resizes for forwardInput. Before the
+// subscription is confirmed the queue is not read: what does not fit is
+// dropped rather than block noticing that the browser left; after, a full
+// queue holds the browser back.
+func readBrowser(ctx context.Context, cancel context.CancelFunc, bws *websocket.Conn, inputs chan<- termInput, confirmed *atomic.Bool) {
 	defer cancel()
 	bws.SetReadLimit(1 << 20)
 	for {
@@ -298,21 +309,37 @@ func readBrowser(ctx context.Context, cancel context.CancelFunc, bws *websocket.
 		if err != nil {
 			return
 		}
-		var in struct {
-			Action string `json:"action"`
-			Data   string `json:"data,omitempty"`
-			Cols   int    `json:"cols,omitempty"`
-			Rows   int    `json:"rows,omitempty"`
-		}
+		var in termInput
 		if json.Unmarshal(data, &in) != nil || (in.Action != "input" && in.Action != "resize") {
 			continue
 		}
-		api := live.Load()
-		if api == nil {
+		if !confirmed.Load() {
+			select {
+			case inputs <- in:
+			default:
+			}
 			continue
 		}
-		if err := api.Send(ctx, in); err != nil {
+		select {
+		case inputs <- in:
+		case <-ctx.Done():
 			return
+		}
+	}
+}
+
+// forwardInput sends the queued input to the confirmed subscription as
+// ActionCable message commands.
+func forwardInput(ctx context.Context, cancel context.CancelFunc, inputs <-chan termInput, api *stream.RelayConn) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case in := <-inputs:
+			if err := api.Send(ctx, in); err != nil {
+				cancel()
+				return
+			}
 		}
 	}
 }
