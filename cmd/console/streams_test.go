@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fibegg/fibe/internal/client"
@@ -164,4 +166,51 @@ func TestBrowserStreamLiveness(t *testing.T) {
 	if r := eval[string](t, ctx, pane+`.dataset.recoveries`); r != "0" {
 		t.Errorf("a silent connection counted as a session_expired recovery: data-recoveries = %s", r)
 	}
+}
+
+// freezable makes the tab's websockets freezable: while
+// window.__fibeFrozen is true their frames are not delivered to the page,
+// as when the console's process or the link to it stalls.
+const freezable = `(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    set onmessage(f) { super.onmessage = (e) => { if (!window.__fibeFrozen) f(e); }; }
+    get onmessage() { return super.onmessage; }
+  };
+})()`
+
+// TestBrowserStreamLinkLiveness: when nothing comes from the console (its
+// relay's pings included), the page treats two ping intervals of silence
+// as a drop and reconnects, with no API failure counted.
+func TestBrowserStreamLinkLiveness(t *testing.T) {
+	fx := startStreamingConsole(t)
+	id := fx.runningPlayground("stalled")
+	ctx := newTab(t)
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: freezable})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	fx.openPage(ctx, fmt.Sprintf("/playgrounds/%d?panes=terminal", id))
+	pane := `document.getElementById("terminal")`
+	waitJS(t, ctx, bound, pane+`.dataset.state === "live"`)
+	fx.waitCableOpen(1)
+	interval := cable.DefaultPingInterval
+
+	before := fx.run.CableConnections()
+	start := time.Now()
+	eval[bool](t, ctx, `window.__fibeFrozen = true`)
+	waitJS(t, ctx, bound, pane+`.dataset.state !== "live"`)
+	took := time.Since(start)
+	t.Logf("the pane left live %s after the console went silent (two intervals: %s)", took.Round(time.Millisecond), 2*interval)
+	if limit := 2*interval + 3*time.Second; took < interval || took > limit {
+		t.Fatalf("the pane left live %s after the console went silent, want between %s and %s", took, interval, limit)
+	}
+	eval[bool](t, ctx, `!(window.__fibeFrozen = false)`)
+	waitJS(t, ctx, bound, pane+`.dataset.state === "live"`)
+	if fx.run.CableConnections() <= before {
+		t.Fatal("live again without a new cable connection")
+	}
+	waitJS(t, ctx, bound, `document.querySelector("#terminal .xterm-rows").textContent.includes("nothing from the console for two ping intervals")`)
 }

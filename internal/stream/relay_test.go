@@ -16,9 +16,9 @@ const terminalID = `{"channel":"PlaygroundTerminalChannel","playground_id":42}`
 
 // relayUntilEnd does what the console's browser does with a Relay: open a
 // connection, read it until it ends, and open the next one when told to,
-// until the stream ends. It returns the stream's error and the
-// connections opened.
-func relayUntilEnd(t *testing.T, r *Relay, identifier string) (error, int) {
+// until the stream ends. It returns the connections opened and the
+// stream's error.
+func relayUntilEnd(t *testing.T, r *Relay, identifier string) (int, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -26,7 +26,7 @@ func relayUntilEnd(t *testing.T, r *Relay, identifier string) (error, int) {
 	for {
 		rc, err := r.Open(ctx, identifier)
 		if err != nil {
-			return err, opened
+			return opened, err
 		}
 		opened++
 		for {
@@ -36,7 +36,7 @@ func relayUntilEnd(t *testing.T, r *Relay, identifier string) (error, int) {
 			}
 			rc.Close()
 			if !rc.Reopen() {
-				return err, opened
+				return opened, err
 			}
 			break
 		}
@@ -58,7 +58,7 @@ func TestRelayDropsAfterEveryConfirmEndLikeTheCLI(t *testing.T) {
 		t.Fatalf("the CLI's shell made %d connections, want %d", cliConns, want)
 	}
 
-	err, opened := relayUntilEnd(t, NewRelay(c, 42, false, 0), terminalID)
+	opened, err := relayUntilEnd(t, NewRelay(c, 42, false, 0), terminalID)
 	e := mustCode(t, err, cli.Code)
 	if got := a.cable.Stats().Connections - cliConns; got != cliConns || opened != cliConns {
 		t.Fatalf("the relay made %d connections (%d opened), want %d as the CLI", got, opened, cliConns)
@@ -119,7 +119,7 @@ func TestRelayHonoursTheBreaker(t *testing.T) {
 	_, cliErr := startShell(t, c, ShellOptions{Playground: "42"}).wait()
 	mustCode(t, cliErr, client.CodeCircuitOpen)
 
-	err, opened := relayUntilEnd(t, NewRelay(c, 42, false, 0), terminalID)
+	opened, err := relayUntilEnd(t, NewRelay(c, 42, false, 0), terminalID)
 	e := mustCode(t, err, client.CodeCircuitOpen)
 	if e.Resource != "marquee/prod-eu" || opened != 0 {
 		t.Fatalf("resource %q, %d opened", e.Resource, opened)
@@ -175,7 +175,7 @@ func TestRelayRejects(t *testing.T) {
 	a := newStreamAPI(t, streamAPIConfig{})
 	c, _ := a.client(streamKey)
 	a.cable.SetFaults(cable.Faults{RejectRate: 1})
-	err, _ := relayUntilEnd(t, NewRelay(c, 42, false, 0), terminalID)
+	_, err := relayUntilEnd(t, NewRelay(c, 42, false, 0), terminalID)
 	mustCode(t, err, client.CodeForbidden)
 
 	a.cable.SetFaults(cable.Faults{})
@@ -191,6 +191,6 @@ func TestRelayRejects(t *testing.T) {
 	}
 	rc.Close()
 	a.cable.SetFaults(cable.Faults{RejectRate: 1})
-	err, _ = relayUntilEnd(t, r, terminalID)
+	_, err = relayUntilEnd(t, r, terminalID)
 	mustCode(t, err, client.CodeSessionExpired)
 }
