@@ -245,7 +245,7 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 		var out browserFrame
 		switch ev.Kind {
 		case stream.RelayConfirmed:
-			out = browserFrame{Type: "confirm", Interval: st.relay.Interval().Milliseconds(), Retries: st.relay.Retries()}
+			out = browserFrame{Type: "confirm", Interval: browserInterval(st.relay).Milliseconds(), Retries: st.relay.Retries()}
 		case stream.RelayMessage:
 			out = browserFrame{Type: "message", Message: ev.Message}
 		case stream.RelayExpired:
@@ -270,11 +270,21 @@ func endStream(ctx context.Context, bws *websocket.Conn, err error, final bool) 
 	_ = bws.Close(websocket.StatusNormalClosure, "stream ended")
 }
 
+// minBrowserInterval bounds how often the browser is pinged, whatever the
+// API's ping period.
+const minBrowserInterval = 500 * time.Millisecond
+
+// browserInterval is the liveness interval the browser is told: the API
+// connection's, at least minBrowserInterval.
+func browserInterval(relay *stream.Relay) time.Duration {
+	return max(relay.Interval(), minBrowserInterval)
+}
+
 // pingBrowser tells the browser twice per liveness interval that its
 // connection is alive; the API connection's liveness is the relay's.
 func pingBrowser(ctx context.Context, bws *websocket.Conn, relay *stream.Relay) {
 	for {
-		d := relay.Interval()
+		d := browserInterval(relay)
 		t := time.NewTimer(d / 2)
 		select {
 		case <-ctx.Done():
