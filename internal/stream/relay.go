@@ -99,7 +99,8 @@ func (r *Relay) Open(ctx context.Context, identifier string) (*RelayConn, error)
 	}
 	now := time.Now()
 	rc := &RelayConn{r: r, b: b, ws: ws, identifier: identifier, opened: now, beat: now,
-		events: make(chan connEvent, 64), interval: interval, confirm: b.AttemptTimeout()}
+		events: make(chan connEvent, 64), interval: interval, confirm: b.AttemptTimeout(),
+		check: time.NewTicker(max(interval/4, time.Millisecond)), every: interval / 4}
 	rctx, stop := context.WithCancel(context.Background())
 	rc.stop = stop
 	rc.wg.Add(1)
@@ -149,6 +150,10 @@ type RelayConn struct {
 	events     chan connEvent
 	stop       context.CancelFunc
 	wg         sync.WaitGroup
+	// check runs tick every quarter interval, between calls of Next too:
+	// a stream whose frames never pause is still watched.
+	check *time.Ticker
+	every time.Duration
 
 	// Owned by the goroutine calling Next.
 	opened, beat, confirmedAt time.Time
@@ -168,9 +173,6 @@ type RelayConn struct {
 // the first subscription refused, the server's disconnect without
 // reconnect, the caller's cancellation).
 func (rc *RelayConn) Next(ctx context.Context) (RelayEvent, error) {
-	check := time.NewTicker(max(rc.interval/4, time.Millisecond))
-	defer check.Stop()
-	every := rc.interval / 4
 	for {
 		select {
 		case <-ctx.Done():
@@ -180,13 +182,13 @@ func (rc *RelayConn) Next(ctx context.Context) (RelayEvent, error) {
 			if err != nil || out.Kind != 0 {
 				return out, err
 			}
-		case <-check.C:
+		case <-rc.check.C:
 			if err := rc.tick(); err != nil {
 				return RelayEvent{}, err
 			}
-			if e := rc.interval / 4; e != every {
-				every = e
-				check.Reset(max(every, time.Millisecond))
+			if e := rc.interval / 4; e != rc.every {
+				rc.every = e
+				rc.check.Reset(max(e, time.Millisecond))
 			}
 		}
 	}
@@ -333,6 +335,7 @@ func (rc *RelayConn) Send(ctx context.Context, data any) error {
 
 // Close closes the connection and waits for its reader.
 func (rc *RelayConn) Close() {
+	rc.check.Stop()
 	rc.stop()
 	_ = rc.ws.CloseNow()
 	rc.wg.Wait()

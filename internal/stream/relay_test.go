@@ -194,3 +194,32 @@ func TestRelayRejects(t *testing.T) {
 	_, err = relayUntilEnd(t, r, terminalID)
 	mustCode(t, err, client.CodeSessionExpired)
 }
+
+// A terminal's progress is time: a subscription that stayed up one ping
+// interval gives the budget back even when its frames never pause (a
+// command printing all the time), so its drops never spend the budget.
+func TestRelayBusyTerminalMakesProgress(t *testing.T) {
+	a := newStreamAPI(t, streamAPIConfig{line: 2 * time.Millisecond})
+	a.cable.SetFaults(cable.Faults{DropAfter: 600 * time.Millisecond})
+	c, _ := a.client(streamKey)
+	// Terminal rules (no message is progress) over a channel whose
+	// messages never pause.
+	r := NewRelay(c, 42, false, 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for i := 0; i < c.Policy().Attempts()+2; i++ {
+		rc, err := r.Open(ctx, `{"channel":"PlaygroundLogsChannel","playground_id":42}`)
+		if err != nil {
+			t.Fatalf("reopen %d of a terminal that stayed up: %v", i, err)
+		}
+		for {
+			if _, err := rc.Next(ctx); err != nil {
+				if !rc.Reopen() {
+					t.Fatalf("connection %d: final %v", i, err)
+				}
+				break
+			}
+		}
+		rc.Close()
+	}
+}
