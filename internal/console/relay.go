@@ -171,7 +171,7 @@ type browserFrame struct {
 
 // expiredMessage is how an expiry reaches the browser, whatever shape the
 // API sent it in.
-var expiredMessage = json.RawMessage(`{"status":"session_expired"}`)
+const expiredMessage = `{"status":"session_expired"}`
 
 // streamRelay relays one browser connection over one API cable connection
 // (the console adds the credentials). It never recovers: when the API's
@@ -249,7 +249,7 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 		case stream.RelayMessage:
 			out = browserFrame{Type: "message", Message: ev.Message}
 		case stream.RelayExpired:
-			out = browserFrame{Type: "message", Message: expiredMessage}
+			out = browserFrame{Type: "message", Message: json.RawMessage(expiredMessage)}
 		}
 		if err := writeFrame(ctx, bws, out); err != nil {
 			return
