@@ -44,6 +44,8 @@ type Running struct {
 	// CableConnections counts upgrades the local emulator's /cable answered
 	// with 101 (with --api-url local only).
 	CableConnections func() int64
+	// Client is the console's API client (its breakers, its streams).
+	Client *client.Client
 }
 
 // NewCmdConsole builds `fibe console`.
@@ -112,7 +114,7 @@ func run(ctx context.Context, o *options) error {
 		}
 	}
 	if o.ready != nil {
-		o.ready(&Running{Server: s, APIURL: c.BaseURL().String(), CableConnections: cables.Load})
+		o.ready(&Running{Server: s, APIURL: c.BaseURL().String(), CableConnections: cables.Load, Client: c})
 	}
 	return s.Serve(ctx)
 }

@@ -13,7 +13,10 @@
 // per watched page (shared by every tab on it, stopped when none watches).
 // Streams (logs, terminal) are relayed: one API cable connection per
 // browser connection, never recovered here; the browser's controllers make
-// the one-shot recovery of contract §7.
+// the one-shot recovery of contract §7. Each connection is opened by the
+// pane's stream.Relay (the breaker admits it, one retry budget spans the
+// browser's reopens, the relay judges its liveness), so the browser learns
+// the outcome the CLI would: CIRCUIT_OPEN, or the spent budget's error.
 //
 // The front end (web/) is bundled by esbuild into web/dist, committed and
 // embedded; `go generate ./internal/console` rebuilds it.

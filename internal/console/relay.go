@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/stream"
 )
 
 // Stream kinds the browser may open, and their API channels.
@@ -19,10 +23,53 @@ var channels = map[string]string{
 // ticketTTL bounds the time between fetching a stream URL and opening it.
 const ticketTTL = 30 * time.Second
 
+// streamIdle is how long a stream's state (its retry budget) is kept
+// after its last connection ended: a tab that comes back later starts a
+// fresh stream.
+const streamIdle = 10 * time.Minute
+
 // ticket is a minted stream URL: single use, short-lived.
 type ticket struct {
 	identifier string
+	stream     *relayStream
 	expires    time.Time
+}
+
+// relayStream is one stream of a pane, across the browser connections
+// that carry it: the browser sends its id back with every new stream URL
+// it asks for, so every reopen counts on the same retry budget
+// (stream.Relay).
+type relayStream struct {
+	kind       string
+	playground int64
+	relay      *stream.Relay
+	open       int       // under Server.mu: relays running
+	lastUsed   time.Time // under Server.mu
+}
+
+// relayStreams are the streams of every tab, by id (under Server.mu).
+type relayStreams map[string]*relayStream
+
+// stream finds the stream id names, of this kind and playground, or
+// starts a new one; it forgets streams idle for streamIdle. Under s.mu.
+func (s *Server) streamLocked(id, kind string, playground int64, now time.Time) (string, *relayStream) {
+	if s.streams == nil {
+		s.streams = relayStreams{}
+	}
+	for k, st := range s.streams {
+		if st.open == 0 && now.Sub(st.lastUsed) > streamIdle {
+			delete(s.streams, k)
+		}
+	}
+	if st := s.streams[id]; st != nil && st.kind == kind && st.playground == playground {
+		st.lastUsed = now
+		return id, st
+	}
+	id = randomHex(16)
+	st := &relayStream{kind: kind, playground: playground, lastUsed: now,
+		relay: stream.NewRelay(s.api, playground, kind == "logs", 0)}
+	s.streams[id] = st
+	return id, st
 }
 
 // identifier is an ActionCable subscription identifier; field order is
@@ -44,7 +91,8 @@ func jsonError(w http.ResponseWriter, status int, msg string) {
 }
 
 // streamURL mints a fresh stream URL: GET /streams/url?kind=logs|terminal
-// &playground=<id>[&tail=&since=&service=&cols=&rows=].
+// &playground=<id>[&tail=&since=&service=&cols=&rows=][&stream=<id>]. The
+// answer names the stream ({"url","stream"}): a reopen passes it back.
 func (s *Server) streamURL(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ch, ok := channels[q.Get("kind")]
@@ -85,11 +133,12 @@ func (s *Server) streamURL(w http.ResponseWriter, r *http.Request) {
 			delete(s.tickets, k)
 		}
 	}
-	s.tickets[t] = &ticket{identifier: string(raw), expires: now.Add(ticketTTL)}
+	sid, st := s.streamLocked(q.Get("stream"), q.Get("kind"), id.PlaygroundID, now)
+	s.tickets[t] = &ticket{identifier: string(raw), stream: st, expires: now.Add(ticketTTL)}
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(map[string]string{"url": "ws://" + r.Host + "/streams/ws/" + t})
+	_ = json.NewEncoder(w).Encode(map[string]string{"url": "ws://" + r.Host + "/streams/ws/" + t, "stream": sid})
 }
 
 func (s *Server) takeTicket(t string) *ticket {
@@ -105,23 +154,33 @@ func (s *Server) takeTicket(t string) *ticket {
 
 // browserFrame is what the relay sends the browser.
 type browserFrame struct {
-	Type    string          `json:"type"` // confirm, reject, message, error
+	Type    string          `json:"type"` // confirm, reject, message, error, ping
 	Message json.RawMessage `json:"message,omitempty"`
 	Error   string          `json:"error,omitempty"`
+	Code    string          `json:"code,omitempty"` // error, reject: the error's code, as the CLI shows it
+	// Final (error): the stream is over; else the browser asks for the
+	// next connection at once (the relay waits the backoff).
+	Final bool `json:"final,omitempty"`
+	// Interval (confirm, ping): the liveness interval in milliseconds; the
+	// browser treats two of them without a frame as a drop.
+	Interval int64 `json:"interval,omitempty"`
+	// Retries (confirm): the reopens the stream's budget allows without
+	// progress.
+	Retries int `json:"retries,omitempty"`
 }
 
-// cableFrame is one frame from the API's cable server.
-type cableFrame struct {
-	Type       string          `json:"type"`
-	Identifier string          `json:"identifier"`
-	Message    json.RawMessage `json:"message"`
-	Reason     string          `json:"reason"`
-}
+// expiredMessage is how an expiry reaches the browser, whatever shape the
+// API sent it in.
+const expiredMessage = `{"status":"session_expired"}`
 
 // streamRelay relays one browser connection over one API cable connection
 // (the console adds the credentials). It never recovers: when the API's
-// stream ends, the browser's connection ends, and session_expired is
-// passed through for the browser to recover once.
+// connection ends, the browser's ends, and session_expired is passed
+// through for the browser to recover once. Every API connection is opened
+// by the stream's stream.Relay, so the marquee's breaker and the stream's
+// retry budget decide whether it is made (docs/contract.md §6, §7), and
+// the relay judges the API connection's liveness. The browser judges its
+// own connection's by the relay's pings.
 func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 	tk := s.takeTicket(r.PathValue("ticket"))
 	if tk == nil {
@@ -144,49 +203,53 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(r.Context(), cancel)
 	defer stop()
+	st := tk.stream
+	s.mu.Lock()
+	st.open++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		st.open--
+		st.lastUsed = time.Now()
+		s.mu.Unlock()
+	}()
+	// The browser's reads: terminal input, and noticing that it left
+	// (including while the relay waits a backoff before opening). Input is
+	// sent once the subscription is confirmed, as the CLI's terminal does;
+	// what was typed on this connection before is kept until then.
+	inputs := make(chan termInput, 64)
+	var confirmed atomic.Bool
+	go readBrowser(ctx, cancel, bws, inputs, &confirmed)
+	go pingBrowser(ctx, bws, st.relay)
 
-	api, err := s.api.DialCable(ctx)
+	api, err := st.relay.Open(ctx, tk.identifier)
 	if err != nil {
-		writeFrame(ctx, bws, browserFrame{Type: "error", Error: errorOf(err).Line()})
-		_ = bws.Close(websocket.StatusNormalClosure, "stream unavailable")
+		if ctx.Err() == nil {
+			endStream(ctx, bws, err, true)
+		}
 		return
 	}
 	s.relays.Add(1)
-	defer api.CloseNow()
-	api.SetReadLimit(1 << 20)
-	sub, _ := json.Marshal(map[string]string{"command": "subscribe", "identifier": tk.identifier})
-	if err := api.Write(ctx, websocket.MessageText, sub); err != nil {
-		writeFrame(ctx, bws, browserFrame{Type: "error", Error: "stream lost"})
-		return
-	}
-	go s.relayInput(ctx, cancel, bws, api, tk.identifier)
+	defer api.Close()
 	for {
-		_, data, err := api.Read(ctx)
+		ev, err := api.Next(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
-				writeFrame(ctx, bws, browserFrame{Type: "error", Error: "stream ended"})
-				_ = bws.Close(websocket.StatusNormalClosure, "stream ended")
+				endStream(ctx, bws, err, !api.Reopen())
 			}
 			return
 		}
-		var f cableFrame
-		if json.Unmarshal(data, &f) != nil {
-			continue
+		if ev.Kind == stream.RelayConfirmed && !confirmed.Swap(true) {
+			go forwardInput(ctx, cancel, inputs, api)
 		}
 		var out browserFrame
-		switch {
-		case f.Type == "confirm_subscription":
-			out = browserFrame{Type: "confirm"}
-		case f.Type == "reject_subscription":
-			out = browserFrame{Type: "reject", Error: "subscription rejected"}
-		case f.Type == "disconnect":
-			writeFrame(ctx, bws, browserFrame{Type: "error", Error: "disconnected: " + f.Reason})
-			_ = bws.Close(websocket.StatusNormalClosure, "disconnected")
-			return
-		case f.Type == "" && len(f.Message) > 0:
-			out = browserFrame{Type: "message", Message: f.Message}
-		default:
-			continue // welcome, ping
+		switch ev.Kind {
+		case stream.RelayConfirmed:
+			out = browserFrame{Type: "confirm", Interval: browserInterval(st.relay).Milliseconds(), Retries: st.relay.Retries()}
+		case stream.RelayMessage:
+			out = browserFrame{Type: "message", Message: ev.Message}
+		case stream.RelayExpired:
+			out = browserFrame{Type: "message", Message: json.RawMessage(expiredMessage)}
 		}
 		if err := writeFrame(ctx, bws, out); err != nil {
 			return
@@ -194,9 +257,61 @@ func (s *Server) streamRelay(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// relayInput forwards the browser's terminal input and resizes as
-// ActionCable message commands.
-func (s *Server) relayInput(ctx context.Context, cancel context.CancelFunc, bws, api *websocket.Conn, id string) {
+// endStream tells the browser how its stream ended and closes its
+// connection: a refused first subscription as "reject", anything else as
+// "error" with the code the CLI would show.
+func endStream(ctx context.Context, bws *websocket.Conn, err error, final bool) {
+	v := errorOf(err)
+	f := browserFrame{Type: "error", Error: v.Line(), Code: v.Code, Final: final}
+	if v.Code == client.CodeForbidden && final {
+		f.Type = "reject"
+	}
+	_ = writeFrame(ctx, bws, f)
+	_ = bws.Close(websocket.StatusNormalClosure, "stream ended")
+}
+
+// minBrowserInterval bounds how often the browser is pinged, whatever the
+// API's ping period.
+const minBrowserInterval = 500 * time.Millisecond
+
+// browserInterval is the liveness interval the browser is told: the API
+// connection's, at least minBrowserInterval.
+func browserInterval(relay *stream.Relay) time.Duration {
+	return max(relay.Interval(), minBrowserInterval)
+}
+
+// pingBrowser tells the browser twice per liveness interval that its
+// connection is alive; the API connection's liveness is the relay's.
+func pingBrowser(ctx context.Context, bws *websocket.Conn, relay *stream.Relay) {
+	for {
+		d := browserInterval(relay)
+		t := time.NewTimer(d / 2)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		if writeFrame(ctx, bws, browserFrame{Type: "ping", Interval: d.Milliseconds()}) != nil {
+			return
+		}
+	}
+}
+
+// termInput is terminal input or a resize from the browser.
+type termInput struct {
+	Action string `json:"action"`
+	Data   string `json:"data,omitempty"`
+	Cols   int    `json:"cols,omitempty"`
+	Rows   int    `json:"rows,omitempty"`
+}
+
+// readBrowser reads the browser's frames until it leaves (then cancel),
+// queueing terminal input and resizes for forwardInput. Before the
+// subscription is confirmed the queue is not read: what does not fit is
+// dropped rather than block noticing that the browser left; after, a full
+// queue holds the browser back.
+func readBrowser(ctx context.Context, cancel context.CancelFunc, bws *websocket.Conn, inputs chan<- termInput, confirmed *atomic.Bool) {
 	defer cancel()
 	bws.SetReadLimit(1 << 20)
 	for {
@@ -204,19 +319,37 @@ func (s *Server) relayInput(ctx context.Context, cancel context.CancelFunc, bws,
 		if err != nil {
 			return
 		}
-		var in struct {
-			Action string `json:"action"`
-			Data   string `json:"data,omitempty"`
-			Cols   int    `json:"cols,omitempty"`
-			Rows   int    `json:"rows,omitempty"`
-		}
+		var in termInput
 		if json.Unmarshal(data, &in) != nil || (in.Action != "input" && in.Action != "resize") {
 			continue
 		}
-		payload, _ := json.Marshal(in)
-		cmd, _ := json.Marshal(map[string]string{"command": "message", "identifier": id, "data": string(payload)})
-		if err := api.Write(ctx, websocket.MessageText, cmd); err != nil {
+		if !confirmed.Load() {
+			select {
+			case inputs <- in:
+			default:
+			}
+			continue
+		}
+		select {
+		case inputs <- in:
+		case <-ctx.Done():
 			return
+		}
+	}
+}
+
+// forwardInput sends the queued input to the confirmed subscription as
+// ActionCable message commands.
+func forwardInput(ctx context.Context, cancel context.CancelFunc, inputs <-chan termInput, api *stream.RelayConn) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case in := <-inputs:
+			if err := api.Send(ctx, in); err != nil {
+				cancel()
+				return
+			}
 		}
 	}
 }

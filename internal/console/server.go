@@ -64,6 +64,7 @@ type Server struct {
 	used     bool                // the login token was exchanged
 	sessions map[string]*session // by cookie value
 	tickets  map[string]*ticket  // stream tickets, single use
+	streams  relayStreams        // streams of the tabs' panes, across their connections
 
 	hub    *hub
 	ops    *operations

@@ -21,5 +21,9 @@
 // expiries are ignored until a subscription is confirmed again, which
 // alone clears the flag.
 //
+// Relay (relay.go) applies the same rules to a stream whose connections
+// someone else asks for one at a time: the web console's relay, whose
+// browser makes the expiry recovery itself.
+//
 // The package imports internal/client, never the reverse.
 package stream

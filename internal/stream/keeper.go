@@ -94,9 +94,7 @@ type conn struct {
 	progressed  bool      // a message moved the stream, or it stayed up one ping interval
 	expired     bool      // its session expired: it can no longer make progress
 	beat        time.Time // last frame of any kind, as read by its reader
-	lastPing    time.Time
-	gaps        [4]time.Duration // the last gaps between pings
-	pings       int
+	pings       pinger
 }
 
 // connEvent is one frame (or the end) of connection gen.
@@ -279,38 +277,45 @@ func (k *keeper) startConnect(ctx context.Context, failure *client.Error, why st
 	}()
 }
 
-// connect opens a connection carrying a subscription to identifier.
+// connect opens a connection carrying a subscription to identifier (see
+// dial).
+func (k *keeper) connect(ctx context.Context, identifier string, failure *client.Error, why string) (*websocket.Conn, error) {
+	return dial(ctx, k.c, k.budget, identifier, failure, why)
+}
+
+// dial opens a connection carrying a subscription to identifier: the
+// keeper's reconnects and the relay's (relay.go) alike.
 //
 // Connecting is one logical request under the Client's retry loop: breaker
 // admission per handshake, classification, Retry-After or backoff, the
 // retry budget. The budget is the stream's, shared by every (re)connect
 // until the stream makes progress again, and a lost session (failure)
 // counts as a failed attempt of it: the reconnect first waits its backoff.
-func (k *keeper) connect(ctx context.Context, identifier string, failure *client.Error, why string) (*websocket.Conn, error) {
+func dial(ctx context.Context, c *client.Client, b *client.StreamBudget, identifier string, failure *client.Error, why string) (*websocket.Conn, error) {
 	if failure != nil {
-		if err, spent := k.budget.Failed(ctx, failure); err != nil {
+		if err, spent := b.Failed(ctx, failure); err != nil {
 			if spent {
 				return nil, budgetSpent{last: err}
 			}
 			return nil, err
 		}
 	}
-	k.c.Tracef("stream: connecting: %s", why)
-	t, err := k.c.CableTarget(ctx)
+	c.Tracef("stream: connecting: %s", why)
+	t, err := c.CableTarget(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var ws *websocket.Conn
-	err = k.budget.Retry(ctx, func(ctx context.Context) error {
-		c, err := k.dialOnce(ctx, t)
+	err = b.Retry(ctx, func(ctx context.Context) error {
+		conn, err := dialOnce(ctx, c, b, t)
 		if err != nil {
 			return err
 		}
-		if err := c.Write(ctx, websocket.MessageText, subscribeCommand(identifier)); err != nil {
-			_ = c.CloseNow()
-			return k.budget.TransportError(err, false)
+		if err := conn.Write(ctx, websocket.MessageText, subscribeCommand(identifier)); err != nil {
+			_ = conn.CloseNow()
+			return b.TransportError(err, false)
 		}
-		ws = c
+		ws = conn
 		return nil
 	})
 	if err != nil {
@@ -321,13 +326,13 @@ func (k *keeper) connect(ctx context.Context, identifier string, failure *client
 
 // dialOnce is one handshake under the attempt timeout. A non-101 answer is
 // typed like any HTTP error answer (its status decides retry and breaker).
-func (k *keeper) dialOnce(ctx context.Context, t *client.CableTarget) (*websocket.Conn, error) {
+func dialOnce(ctx context.Context, c *client.Client, b *client.StreamBudget, t *client.CableTarget) (*websocket.Conn, error) {
 	note := "not sent"
 	if t.KeySent() {
 		note = "sent"
 	}
-	k.c.Tracef("stream: --> GET %s (key %s)", t.Redacted(), note)
-	actx, cancel := context.WithTimeout(ctx, k.budget.AttemptTimeout())
+	c.Tracef("stream: --> GET %s (key %s)", t.Redacted(), note)
+	actx, cancel := context.WithTimeout(ctx, b.AttemptTimeout())
 	defer cancel()
 	ws, resp, err := websocket.Dial(actx, t.URL.String(), &websocket.DialOptions{
 		HTTPClient: t.HTTPClient, HTTPHeader: t.Header, Subprotocols: t.Protocols,
@@ -335,15 +340,15 @@ func (k *keeper) dialOnce(ctx context.Context, t *client.CableTarget) (*websocke
 	switch {
 	case err == nil:
 		ws.SetReadLimit(1 << 20)
-		k.c.Tracef("stream: <-- 101 connected (subprotocol %s)", ws.Subprotocol())
+		c.Tracef("stream: <-- 101 connected (subprotocol %s)", ws.Subprotocol())
 		return ws, nil
 	case resp != nil && resp.StatusCode != http.StatusSwitchingProtocols:
-		e := k.budget.HandshakeError(resp)
-		k.c.Tracef("stream: <-- %d %s", resp.StatusCode, e.Error())
+		e := b.HandshakeError(resp)
+		c.Tracef("stream: <-- %d %s", resp.StatusCode, e.Error())
 		return nil, e
 	default:
-		e := k.budget.TransportError(err, ctx.Err() == nil && actx.Err() != nil)
-		k.c.Tracef("stream: <-- no connection: %s", e.Message)
+		e := b.TransportError(err, ctx.Err() == nil && actx.Err() != nil)
+		c.Tracef("stream: <-- no connection: %s", e.Message)
 		return nil, e
 	}
 }
@@ -365,7 +370,10 @@ func (k *keeper) adopt(ctx context.Context, c *conn) {
 }
 
 // read posts c's frames to the loop until the connection ends.
-func (k *keeper) read(ctx context.Context, c *conn) {
+func (k *keeper) read(ctx context.Context, c *conn) { readConn(ctx, c, k.events) }
+
+// readConn posts c's frames to events until the connection ends.
+func readConn(ctx context.Context, c *conn, events chan<- connEvent) {
 	for {
 		_, data, err := c.ws.Read(ctx)
 		ev := connEvent{gen: c.gen, err: err, at: time.Now()}
@@ -377,7 +385,7 @@ func (k *keeper) read(ctx context.Context, c *conn) {
 			ev.frame = fr
 		}
 		select {
-		case k.events <- ev:
+		case events <- ev:
 		case <-ctx.Done():
 			return
 		}
@@ -448,25 +456,40 @@ func (k *keeper) handle(ctx context.Context, ev connEvent) error {
 	return nil
 }
 
-// ping notes a ping: the liveness interval is the time between the
-// server's pings as seen on one connection, the longest of the last few
-// gaps (a ping delayed in transit makes the next gap look short). A first
-// gap far shorter than the interval in use waits for a second one to
-// confirm it: two pings read together after a stall of this process are
-// not the server's period, and would make a live connection look silent.
+// ping notes a ping on c: the liveness interval is the server's period as
+// c's pinger measures it.
 func (k *keeper) ping(c *conn, now time.Time) {
-	if !c.lastPing.IsZero() {
-		c.gaps[c.pings%len(c.gaps)] = now.Sub(c.lastPing)
-		c.pings++
+	k.interval = c.pings.seen(now, k.interval)
+}
+
+// pinger measures the server's ping period on one connection: the longest
+// of the last few gaps between its pings (a ping delayed in transit makes
+// the next gap look short). A first gap far shorter than the interval in
+// use waits for a second one to confirm it: two pings read together after
+// a stall of this process are not the server's period, and would make a
+// live connection look silent.
+type pinger struct {
+	last time.Time
+	gaps [4]time.Duration
+	n    int
+}
+
+// seen notes a ping read at now and returns the liveness interval to use
+// instead of interval.
+func (p *pinger) seen(now time.Time, interval time.Duration) time.Duration {
+	if !p.last.IsZero() {
+		p.gaps[p.n%len(p.gaps)] = now.Sub(p.last)
+		p.n++
 		longest := time.Duration(0)
-		for _, g := range c.gaps {
+		for _, g := range p.gaps {
 			longest = max(longest, g)
 		}
-		if c.pings > 1 || longest >= k.interval/4 {
-			k.interval = max(longest, minInterval)
+		if p.n > 1 || longest >= interval/4 {
+			interval = max(longest, minInterval)
 		}
 	}
-	c.lastPing = now
+	p.last = now
+	return interval
 }
 
 // progress gives the retry budget back: the stream works again, and the
@@ -620,17 +643,27 @@ func (k *keeper) dropError(err error) *client.Error {
 
 // giveUp is the error once the budget is spent.
 func (k *keeper) giveUp(last *client.Error) *client.Error {
-	e := *last
-	n := strconv.Itoa(k.budget.Retries())
-	if last.Code == client.CodeSessionExpired {
-		e.Message = fmt.Sprintf("the %s session kept expiring without progress; gave up after %s recoveries (last: %s)", k.ch.what(), n, last.Message)
-	} else {
-		e.Message = k.ch.what() + " lost after " + n + " reconnects without progress (last: " + last.Message + ")"
-	}
-	e.Retryable = true
-	e.Details = k.details(last.Details)
+	e := spentError(k.ch.what(), k.budget, last, k.details(last.Details))
 	e.Details["recoveries"] = k.recoveries
 	e.Details["ignored_expiries"] = k.ignored
+	return e
+}
+
+// spentError is a stream's error once its budget is spent: the last
+// failure's code, saying what it tried.
+func spentError(what string, b *client.StreamBudget, last *client.Error, details map[string]any) *client.Error {
+	e := *last
+	n := strconv.Itoa(b.Retries())
+	if last.Code == client.CodeSessionExpired {
+		e.Message = fmt.Sprintf("the %s session kept expiring without progress; gave up after %s recoveries (last: %s)", what, n, last.Message)
+	} else {
+		e.Message = what + " lost after " + n + " reconnects without progress (last: " + last.Message + ")"
+	}
+	e.Retryable = true
+	if details == nil {
+		details = map[string]any{}
+	}
+	e.Details = details
 	return &e
 }
 

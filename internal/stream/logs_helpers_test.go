@@ -35,6 +35,7 @@ type streamAPI struct {
 	cable503Sent  atomic.Int64 // 503s answered on /cable
 	retryAfter    string       // Retry-After on those 503s, if any
 	cableHost     string       // host:port the cable URLs point at; "" → the API's
+	playground503 atomic.Bool  // GET /api/playgrounds/{ref} answers 503
 
 	// beforeCableURL, when set, runs before /api/cable_url answers call n,
 	// so a test can hold a client's recovery until the server is done.
@@ -76,6 +77,10 @@ func newStreamAPI(t testing.TB, cfg streamAPIConfig) *streamAPI {
 	})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/playgrounds/{ref}", func(w http.ResponseWriter, r *http.Request) {
+		if a.playground503.Load() {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": map[string]any{"code": "INTERNAL_ERROR", "message": "down"}})
+			return
+		}
 		if r.PathValue("ref") == "stopped" {
 			writeJSON(w, http.StatusOK, map[string]any{"id": 43, "name": "stopped", "status": "stopped", "marquee_name": "prod-eu"})
 			return

@@ -27,10 +27,11 @@ export default class extends Controller {
     return `${this.urlValue}${this.urlValue.includes("?") ? "&" : "?"}${q}`;
   }
 
+  // line shows one log line; true when it was new (progress of the stream).
   line(m) {
-    if (m.type !== "log") return;
+    if (m.type !== "log") return false;
     if (typeof m.seq === "number") {
-      if (this.lastSeq !== null && m.seq <= this.lastSeq) return;
+      if (this.lastSeq !== null && m.seq <= this.lastSeq) return false;
       this.lastSeq = m.seq;
     }
     const div = document.createElement("div");
@@ -42,6 +43,7 @@ export default class extends Controller {
     out.append(div);
     while (out.childElementCount > maxLines) out.firstElementChild.remove();
     if (stick) out.scrollTop = out.scrollHeight;
+    return true;
   }
 
   status(s, why) {

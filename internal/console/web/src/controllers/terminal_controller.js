@@ -41,6 +41,7 @@ export default class extends Controller {
   status(s, why) {
     if (this.hasStatusTarget) this.statusTarget.textContent = why ? `${s}: ${why}` : s;
     if (s === "rejected") this.term.write("The API refused a terminal for this playground.\r\n");
-    else if (s === "error" || s === "closed") this.term.write(`\r\n[${why || "connection closed"}]\r\n`);
+    else if (s === "error") this.term.write(`\r\n[${why || "connection closed"}]\r\n`);
+    else if (s === "reconnecting" && why) this.term.write(`\r\n[${why}; reconnecting]\r\n`);
   }
 }
