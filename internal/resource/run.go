@@ -65,8 +65,10 @@ func (r *Resource) Create(ctx context.Context, c *client.Client, body map[string
 	if !waits {
 		return item, resp, err
 	}
+	// Once the wait has ended, the entry (a minted key's, or a given key's,
+	// which is journaled too) has nothing left to resume.
 	forget := func() {
-		if mo.IdempotencyKey == "" && resp != nil {
+		if resp != nil {
 			c.ForgetJournaled(resp.IdempotencyKey)
 		}
 	}

@@ -169,3 +169,37 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 		}
 	}
 }
+
+// A create that waits keeps its journal entry only while it waits: with a
+// minted key or a given one, nothing is left pending once it has run.
+func TestCreateAndWaitLeavesNothingPending(t *testing.T) {
+	srv, err := localapi.New(localapi.Config{Speed: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { srv.Close(); ts.Close() })
+	c, err := client.New(client.Options{BaseURL: ts.URL, APIKey: localapi.DefaultAPIKey, Profile: "test", JournalWindow: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pg := resource.Playgrounds()
+	for name, key := range map[string]string{"minted": "", "given": "ci-7-create"} {
+		body, err := pg.Body(resource.VerbCreate, nil, resource.Values{"name": name, "playspec": "web"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		item, _, err := pg.Create(ctx, c, body, client.MutationOptions{IdempotencyKey: key}, client.WaitOptions{PollInterval: 20 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := item.(*client.Playground); p.Status != "running" {
+			t.Errorf("%s: status %q, want running", name, p.Status)
+		}
+		if pending, err := c.Journal().List(); err != nil || len(pending) != 0 {
+			t.Errorf("%s: pending after the create ran: %+v (%v)", name, pending, err)
+		}
+	}
+}
