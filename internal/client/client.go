@@ -250,3 +250,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	return nil
 }
+
+// RateLimit is the rate-limit window in force as the ledger sees it
+// (Remaining net of the slots taken by requests in flight), if one is known.
+func (c *Client) RateLimit() (RateLimit, bool) { return c.ledger.Last() }

@@ -194,3 +194,8 @@ func codeForStatus(status int) string {
 func errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
+
+// ServerRetryAfter is the Retry-After of the answer this error was made
+// from (capped at the policy's MaxDelay), whether or not it was waited:
+// RetryAfter holds only the one honoured.
+func (e *Error) ServerRetryAfter() (time.Duration, bool) { return e.retryAfter, e.hasRetryAfter }

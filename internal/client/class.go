@@ -1,0 +1,96 @@
+package client
+
+// Class is the exit class of an error (docs/exit-codes.md): what the CLI
+// exits with and what the SDK's predicates (IsNotFound, IsRateLimited, ...)
+// test. Its values are the exit codes.
+type Class int
+
+// The classes, by exit code.
+const (
+	ClassError        Class = 1
+	ClassUsage        Class = 2 // INVALID_ARGUMENT: refused before anything was sent
+	ClassNotFound     Class = 3
+	ClassAuth         Class = 4
+	ClassInvalid      Class = 5
+	ClassConflict     Class = 6
+	ClassFunding      Class = 7
+	ClassRateLimited  Class = 8
+	ClassCircuitOpen  Class = 9
+	ClassAsyncTimeout Class = 10
+	ClassRemoteFailed Class = 11
+	ClassUnavailable  Class = 12
+	ClassInterrupted  Class = 130
+)
+
+// codeClass is the class of one known code; waitOutcome: the code says how
+// a wait ended, so it keeps its class even on an error an async operation
+// ended with (any other code of an async operation is ClassRemoteFailed).
+type codeClass struct {
+	class       Class
+	waitOutcome bool
+}
+
+var codeClasses = map[string]codeClass{
+	CodeCancelled:       {ClassInterrupted, true},
+	CodeAsyncTimeout:    {ClassAsyncTimeout, true},
+	CodeCircuitOpen:     {ClassCircuitOpen, true},
+	CodeRemoteFailed:    {ClassRemoteFailed, true},
+	CodeTerminalState:   {ClassRemoteFailed, true},
+	CodeInvalidResponse: {ClassError, true},
+
+	CodeNotFound:        {ClassNotFound, false},
+	CodeUnauthorized:    {ClassAuth, false},
+	CodeForbidden:       {ClassAuth, false},
+	CodeDeviceDenied:    {ClassAuth, false},
+	CodeDeviceExpired:   {ClassAuth, false},
+	CodeValidation:      {ClassInvalid, false},
+	CodeBadRequest:      {ClassInvalid, false},
+	CodeInvalidArgument: {ClassUsage, false},
+	CodeConflict:        {ClassConflict, false},
+	CodeLocked:          {ClassConflict, false},
+	CodeNotFunded:       {ClassFunding, false},
+	CodeQuotaExceeded:   {ClassFunding, false},
+	CodeRateLimited:     {ClassRateLimited, false},
+	CodeNetwork:         {ClassUnavailable, false},
+	CodeRequestTimeout:  {ClassUnavailable, false},
+	CodeSessionExpired:  {ClassUnavailable, false},
+	CodeFeatureDisabled: {ClassError, false},
+	CodeNotImplemented:  {ClassError, false},
+	// INTERNAL_ERROR is not listed: like any code this version does not
+	// know, its class follows the HTTP status (a 5xx is ClassUnavailable).
+}
+
+// ClassOf is the class of e: (1) a code that says how a wait ended keeps
+// its class; (2) else an error an async operation ended with is
+// ClassRemoteFailed; (3) else the code's class; (4) else (a code this
+// version does not know) the class of the HTTP status.
+func ClassOf(e *Error) Class {
+	cc, known := codeClasses[e.Code]
+	switch {
+	case known && (cc.waitOutcome || !e.Async):
+		return cc.class
+	case e.Async:
+		return ClassRemoteFailed
+	}
+	return classOfStatus(e.Status)
+}
+
+func classOfStatus(status int) Class {
+	switch {
+	case status == 404:
+		return ClassNotFound
+	case status == 401 || status == 403:
+		return ClassAuth
+	case status == 400 || status == 422:
+		return ClassInvalid
+	case status == 409 || status == 423:
+		return ClassConflict
+	case status == 402:
+		return ClassFunding
+	case status == 429:
+		return ClassRateLimited
+	case status >= 500:
+		return ClassUnavailable
+	}
+	return ClassError
+}

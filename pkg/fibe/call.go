@@ -1,0 +1,115 @@
+package fibe
+
+import (
+	"context"
+	"time"
+
+	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/reliability"
+)
+
+// CallOption adjusts one call. A call ignores the options it has no use for.
+type CallOption func(*callOptions)
+
+type callOptions struct {
+	noWait       bool
+	waitTimeout  time.Duration
+	pollInterval time.Duration
+	force        bool
+	bad          *Error
+}
+
+// NoWait returns a 202 at once: the result is nil and Response.Operation
+// is the handle (Operations.Wait finishes it).
+func NoWait() CallOption { return func(o *callOptions) { o.noWait = true } }
+
+// WaitTimeout replaces Policy.PollTimeout for this call.
+func WaitTimeout(d time.Duration) CallOption {
+	return func(o *callOptions) {
+		if d < 0 && o.bad == nil {
+			o.bad = invalidArgument("wait_timeout", "is negative")
+		}
+		o.waitTimeout = d
+	}
+}
+
+// PollInterval replaces Policy.PollInterval for this call.
+func PollInterval(d time.Duration) CallOption {
+	return func(o *callOptions) {
+		if d < 0 && o.bad == nil {
+			o.bad = invalidArgument("poll_interval", "is negative")
+		}
+		o.pollInterval = d
+	}
+}
+
+// Force sends "force": true with a playground action.
+func Force() CallOption { return func(o *callOptions) { o.force = true } }
+
+func callOpts(opts []CallOption) (*callOptions, error) {
+	o := &callOptions{}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(o)
+		}
+	}
+	if o.bad != nil {
+		return nil, o.bad
+	}
+	return o, nil
+}
+
+func (o *callOptions) wait() client.WaitOptions {
+	return client.WaitOptions{NoWait: o.noWait, Timeout: o.waitTimeout, PollInterval: o.pollInterval}
+}
+
+// NewIdempotencyKey returns a new idempotency key: 16 bytes from
+// crypto/rand as 32 lowercase hex characters.
+func NewIdempotencyKey() string { return reliability.NewIdempotencyKey() }
+
+type keyContext struct{}
+
+// WithIdempotencyKey binds key to every mutation made with the returned
+// context: it is sent as the Idempotency-Key, wins over the journal, and a
+// mutation sent again with it is answered by the server's replay. A key is
+// 1 to 255 printable ASCII characters without spaces; another is refused
+// by the call (INVALID_ARGUMENT, Details["field"] "idempotency_key") before
+// anything is sent.
+func WithIdempotencyKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, keyContext{}, key)
+}
+
+// mutation is the begin of a mutation: the call's options and the key
+// bound to ctx, checked.
+func (c *Client) mutation(ctx context.Context, opts []CallOption) (*callOptions, client.MutationOptions, error) {
+	if err := c.begin(ctx); err != nil {
+		return nil, client.MutationOptions{}, err
+	}
+	o, err := callOpts(opts)
+	if err != nil {
+		return nil, client.MutationOptions{}, err
+	}
+	var mo client.MutationOptions
+	if key, ok := ctx.Value(keyContext{}).(string); ok {
+		if err := reliability.ValidateIdempotencyKey(key); err != nil {
+			return nil, mo, invalidArgument("idempotency_key", err.Error())
+		}
+		mo.IdempotencyKey = key
+	}
+	return o, mo, nil
+}
+
+// read is the begin of a read.
+func (c *Client) read(ctx context.Context, ref string) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	return checkRef("ref", ref)
+}
+
+func checkRef(field, ref string) error {
+	if ref == "" {
+		return invalidArgument(field, "is empty")
+	}
+	return nil
+}

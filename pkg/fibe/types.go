@@ -1,0 +1,197 @@
+package fibe
+
+import "time"
+
+// Playground is a running environment of a playspec on a marquee.
+type Playground struct {
+	ID            int64         `json:"id"`
+	Name          string        `json:"name"`
+	Status        string        `json:"status"`
+	MarqueeID     int64         `json:"marquee_id"`
+	MarqueeName   string        `json:"marquee_name"`
+	PlayspecID    int64         `json:"playspec_id"`
+	PlayspecName  string        `json:"playspec_name"`
+	StateReason   string        `json:"state_reason,omitempty"`
+	StateReasons  []string      `json:"state_reasons,omitempty"`
+	ErrorMessage  string        `json:"error_message,omitempty"`
+	ExpiresAt     *time.Time    `json:"expires_at,omitempty"`
+	TimeRemaining *float64      `json:"time_remaining,omitempty"` // seconds until ExpiresAt
+	Maintenance   bool          `json:"maintenance_enabled"`
+	CreatedAt     *time.Time    `json:"created_at,omitempty"`
+	ServiceURLs   []ServiceURL  `json:"service_urls,omitempty"`
+	Services      []Service     `json:"services,omitempty"`
+	BuildStatuses []BuildStatus `json:"build_statuses,omitempty"`
+}
+
+// PlaygroundStatus is a playground's status: the playground and, after a
+// failure, the failed step, its details and diagnostics.
+type PlaygroundStatus struct {
+	Playground
+	ErrorStep          string         `json:"error_step,omitempty"`
+	ErrorStepLabel     string         `json:"error_step_label,omitempty"`
+	ErrorDetails       map[string]any `json:"error_details,omitempty"`
+	FailureDiagnostics any            `json:"failure_diagnostics,omitempty"`
+}
+
+// Service is one service (container) of a playground.
+type Service struct {
+	Name     string `json:"name"`
+	Status   string `json:"status,omitempty"`
+	Health   string `json:"health,omitempty"`
+	Running  bool   `json:"running"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+}
+
+// ServiceURL is where a service of a playground answers.
+type ServiceURL struct {
+	Name   string `json:"name"`
+	URL    string `json:"url"`
+	Status string `json:"status,omitempty"`
+}
+
+// BuildStatus is the build of one service.
+type BuildStatus struct {
+	Service string `json:"service"`
+	Status  string `json:"status"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Extension is the answer of an extend: the new expiry and the seconds left.
+type Extension struct {
+	ID            int64      `json:"id"`
+	ExpiresAt     *time.Time `json:"expires_at,omitempty"`
+	TimeRemaining *float64   `json:"time_remaining,omitempty"`
+}
+
+// Marquee is a host playgrounds run on. Status is active or disabled;
+// BillingRuntimeActive says whether it is paid for today. The write-only
+// secrets (the SSH private key) never come back.
+type Marquee struct {
+	ID                   int64      `json:"id"`
+	Name                 string     `json:"name"`
+	Host                 string     `json:"host"`
+	Port                 int        `json:"port"`
+	User                 string     `json:"user"`
+	Status               string     `json:"status"`
+	DomainsInput         string     `json:"domains_input,omitempty"`
+	HTTPSEnabled         bool       `json:"https_enabled,omitempty"`
+	TLSCertificateSource string     `json:"tls_certificate_source,omitempty"`
+	ACMEEmail            string     `json:"acme_email,omitempty"`
+	DockerhubAuthEnabled bool       `json:"dockerhub_auth_enabled,omitempty"`
+	BuildPlatform        string     `json:"build_platform,omitempty"`
+	PropID               *int64     `json:"prop_id,omitempty"`
+	PaidUntil            *time.Time `json:"paid_until,omitempty"`
+	BillingRuntimeActive *bool      `json:"billing_runtime_active,omitempty"`
+	CreatedAt            *time.Time `json:"created_at,omitempty"`
+	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
+}
+
+// ConnectionTest is the result of a marquee's connection test.
+type ConnectionTest struct {
+	OK      bool   `json:"success"`
+	Message string `json:"message,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// SSHKey is a marquee's generated SSH public key.
+type SSHKey struct {
+	PublicKey string `json:"public_key"`
+}
+
+// Playspec is a template of playgrounds.
+type Playspec struct {
+	ID          int64         `json:"id"`
+	Name        string        `json:"name"`
+	Description string        `json:"description,omitempty"`
+	Services    []ServiceSpec `json:"services,omitempty"`
+}
+
+// ServiceSpec is one service of a playspec.
+type ServiceSpec struct {
+	Name   string `json:"name"`
+	Public bool   `json:"public,omitempty"`
+}
+
+// User is who the API key belongs to and what it may do.
+type User struct {
+	ID           int64    `json:"id"`
+	Username     string   `json:"username,omitempty"`
+	Email        string   `json:"email"`
+	Name         string   `json:"name,omitempty"`
+	AvatarURL    *string  `json:"avatar_url"`
+	APIKeyScopes []string `json:"api_key_scopes"`
+}
+
+// ListOptions select a page of a list and filter it. Zero fields are not
+// sent. Search matches names containing it; Sort is comma-separated keys,
+// "-" first for descending ("-created_at").
+type ListOptions struct {
+	Page, PerPage               int
+	Search, Name, Status        string
+	CreatedAfter, CreatedBefore time.Time
+	Sort                        string
+}
+
+// PlaygroundListOptions are ListOptions plus the playgrounds' own filters:
+// a playspec's or a marquee's id or name.
+type PlaygroundListOptions struct {
+	ListOptions
+	Playspec, Marquee string
+}
+
+// PlaygroundCreateParams are a new playground. Name and Playspec are
+// required; Marquee is an id or a name (default: the account's). Extra
+// merges into the request's "playground" object; the named fields win.
+type PlaygroundCreateParams struct {
+	Name, Playspec, Marquee string
+	Env                     map[string]string
+	Extra                   map[string]any
+}
+
+// PlaygroundUpdateParams change a playground; zero fields are not sent.
+type PlaygroundUpdateParams struct {
+	Name  string
+	Env   map[string]string
+	Extra map[string]any
+}
+
+// MarqueeCreateParams are a new marquee. Name and Host are required;
+// SSHPrivateKey is the key itself, sent once and never shown back.
+type MarqueeCreateParams struct {
+	Name, Host          string
+	Port                int
+	User, SSHPrivateKey string
+	Extra               map[string]any
+}
+
+// MarqueeUpdateParams change a marquee; zero fields are not sent.
+type MarqueeUpdateParams struct {
+	Name, Host          string
+	Port                int
+	User, SSHPrivateKey string
+	Extra               map[string]any
+}
+
+// LogsOptions select a logs snapshot: one service ("" → every one), the
+// last Tail lines (0 → the server's default).
+type LogsOptions struct {
+	Service string
+	Tail    int
+}
+
+// FollowOptions shape a followed log: one service ("" → every one), the
+// last Tail lines first, or every line after Since (which wins over Tail).
+type FollowOptions struct {
+	Service string
+	Tail    int
+	Since   int64
+}
+
+// LogLine is one line of a followed log; Seq grows by one per line.
+type LogLine struct {
+	Seq       int64     `json:"seq"`
+	Line      string    `json:"line"`
+	Service   string    `json:"service"`
+	Stream    string    `json:"stream"`
+	Timestamp time.Time `json:"timestamp"`
+}
