@@ -54,43 +54,25 @@ var codeClasses = map[string]codeClass{
 	CodeNetwork:         {ClassUnavailable, false},
 	CodeRequestTimeout:  {ClassUnavailable, false},
 	CodeSessionExpired:  {ClassUnavailable, false},
+	CodeInternal:        {ClassUnavailable, false}, // what any 5xx without a code of its own stands for
 	CodeFeatureDisabled: {ClassError, false},
 	CodeNotImplemented:  {ClassError, false},
-	// INTERNAL_ERROR is not listed: like any code this version does not
-	// know, its class follows the HTTP status (a 5xx is ClassUnavailable).
 }
 
-// ClassOf is the class of e: (1) a code that says how a wait ended keeps
-// its class; (2) else an error an async operation ended with is
-// ClassRemoteFailed; (3) else the code's class; (4) else (a code this
-// version does not know) the class of the HTTP status.
+// ClassOf is the class of e, from its code alone: (1) a code that says how
+// a wait ended keeps its class; (2) else an error an async operation ended
+// with is ClassRemoteFailed; (3) else the class of the code e stands for
+// (KnownCode: a code this version does not know is read through its HTTP
+// status); (4) else ClassError.
 func ClassOf(e *Error) Class {
-	cc, known := codeClasses[e.Code]
-	switch {
-	case known && (cc.waitOutcome || !e.Async):
+	if cc, ok := codeClasses[e.Code]; ok && cc.waitOutcome {
 		return cc.class
-	case e.Async:
+	}
+	if e.Async {
 		return ClassRemoteFailed
 	}
-	return classOfStatus(e.Status)
-}
-
-func classOfStatus(status int) Class {
-	switch {
-	case status == 404:
-		return ClassNotFound
-	case status == 401 || status == 403:
-		return ClassAuth
-	case status == 400 || status == 422:
-		return ClassInvalid
-	case status == 409 || status == 423:
-		return ClassConflict
-	case status == 402:
-		return ClassFunding
-	case status == 429:
-		return ClassRateLimited
-	case status >= 500:
-		return ClassUnavailable
+	if cc, ok := codeClasses[e.KnownCode()]; ok {
+		return cc.class
 	}
 	return ClassError
 }
