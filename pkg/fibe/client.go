@@ -41,13 +41,13 @@ type Client struct {
 type Option func(*options)
 
 type options struct {
-	apiKey, baseURL, userAgent, stateDir, stateStore string
-	transport                                        http.RoundTripper
-	policy                                           Policy
-	journalWindow                                    time.Duration
-	onEvent                                          func(Event)
-	debug                                            io.Writer
-	bad                                              *Error // the first option that cannot work
+	apiKey, baseURL, userAgent, stateDir string
+	transport                            http.RoundTripper
+	policy                               Policy
+	journalWindow                        time.Duration
+	onEvent                              func(Event)
+	debug                                io.Writer
+	bad                                  *Error // the first option that cannot work
 }
 
 func (o *options) refuse(field, msg string) {
