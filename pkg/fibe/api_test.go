@@ -107,18 +107,19 @@ func exportedRecv(fl *ast.FieldList) bool {
 	return ok && id.IsExported()
 }
 
-// exportedFields is a struct with its unexported fields and comments left out.
+// exportedFields is a struct with its unexported fields and comments left
+// out, one field per name ("A, B string" and "A string; B string" are the
+// same API).
 func exportedFields(st *ast.StructType) *ast.StructType {
 	out := &ast.StructType{Fields: &ast.FieldList{}}
 	for _, f := range st.Fields.List {
-		var names []*ast.Ident
+		if len(f.Names) == 0 {
+			out.Fields.List = append(out.Fields.List, &ast.Field{Type: f.Type, Tag: f.Tag})
+		}
 		for _, n := range f.Names {
 			if n.IsExported() {
-				names = append(names, n)
+				out.Fields.List = append(out.Fields.List, &ast.Field{Names: []*ast.Ident{n}, Type: f.Type, Tag: f.Tag})
 			}
-		}
-		if len(f.Names) == 0 || len(names) > 0 {
-			out.Fields.List = append(out.Fields.List, &ast.Field{Names: names, Type: f.Type, Tag: f.Tag})
 		}
 	}
 	return out

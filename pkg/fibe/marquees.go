@@ -3,8 +3,6 @@ package fibe
 import (
 	"context"
 	"iter"
-
-	"github.com/fibegg/fibe/internal/resource"
 )
 
 // MarqueesService is the marquees, the hosts playgrounds run on:
@@ -41,28 +39,6 @@ func (s *MarqueesService) Get(ctx context.Context, ref string) (*Marquee, *Respo
 	return result[Marquee](m, meta, err)
 }
 
-// marqueeBody is the "marquee" object of a create or an update: Extra,
-// then the named fields (the SSH key is the key itself, not a file).
-func marqueeBody(v resource.Verb, name, host string, port int, user, key string, extra map[string]any) (map[string]any, error) {
-	values := resource.Values{"name": name, "host": host, "user": user}
-	if port != 0 {
-		values["port"] = port
-	}
-	base := extra
-	if key != "" {
-		base = map[string]any{}
-		for k, val := range extra {
-			base[k] = val
-		}
-		base["ssh_private_key"] = key
-	}
-	body, err := resource.Marquees().Body(v, base, values)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	return body, nil
-}
-
 // Create creates a marquee; a 202 is waited on unless NoWait.
 func (s *MarqueesService) Create(ctx context.Context, p *MarqueeCreateParams, opts ...CallOption) (*Marquee, *Response, error) {
 	o, mo, err := s.c.mutation(ctx, opts)
@@ -72,9 +48,9 @@ func (s *MarqueesService) Create(ctx context.Context, p *MarqueeCreateParams, op
 	if p == nil {
 		return nil, nil, invalidArgument("params", "is nil")
 	}
-	body, err := marqueeBody(resource.VerbCreate, p.Name, p.Host, p.Port, p.User, p.SSHPrivateKey, p.Extra)
+	body, err := p.body()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, inputError(err)
 	}
 	m, meta, err := s.c.c.Marquees.Create(ctx, body, mo, o.wait())
 	return result[Marquee](m, meta, err)
@@ -92,9 +68,9 @@ func (s *MarqueesService) Update(ctx context.Context, ref string, p *MarqueeUpda
 	if p == nil {
 		return nil, nil, invalidArgument("params", "is nil")
 	}
-	body, err := marqueeBody(resource.VerbUpdate, p.Name, p.Host, p.Port, p.User, p.SSHPrivateKey, p.Extra)
+	body, err := p.body()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, inputError(err)
 	}
 	m, meta, err := s.c.c.Marquees.UpdateWait(ctx, ref, body, mo, o.wait())
 	return result[Marquee](m, meta, err)

@@ -69,11 +69,7 @@ func (s *PlaygroundsService) Create(ctx context.Context, p *PlaygroundCreatePara
 	if p == nil {
 		return nil, nil, invalidArgument("params", "is nil")
 	}
-	values := resource.Values{"name": p.Name, "playspec": p.Playspec, "marquee": p.Marquee}
-	if p.Env != nil {
-		values["env"] = p.Env
-	}
-	body, err := resource.Playgrounds().Body(resource.VerbCreate, p.Extra, values)
+	body, err := p.body()
 	if err != nil {
 		return nil, nil, inputError(err)
 	}
@@ -93,11 +89,7 @@ func (s *PlaygroundsService) Update(ctx context.Context, ref string, p *Playgrou
 	if p == nil {
 		return nil, nil, invalidArgument("params", "is nil")
 	}
-	values := resource.Values{"name": p.Name}
-	if p.Env != nil {
-		values["env"] = p.Env
-	}
-	body, err := resource.Playgrounds().Body(resource.VerbUpdate, p.Extra, values)
+	body, err := p.body()
 	if err != nil {
 		return nil, nil, inputError(err)
 	}

@@ -139,39 +139,6 @@ type PlaygroundListOptions struct {
 	Playspec, Marquee string
 }
 
-// PlaygroundCreateParams are a new playground. Name and Playspec are
-// required; Marquee is an id or a name (default: the account's). Extra
-// merges into the request's "playground" object; the named fields win.
-type PlaygroundCreateParams struct {
-	Name, Playspec, Marquee string
-	Env                     map[string]string
-	Extra                   map[string]any
-}
-
-// PlaygroundUpdateParams change a playground; zero fields are not sent.
-type PlaygroundUpdateParams struct {
-	Name  string
-	Env   map[string]string
-	Extra map[string]any
-}
-
-// MarqueeCreateParams are a new marquee. Name and Host are required;
-// SSHPrivateKey is the key itself, sent once and never shown back.
-type MarqueeCreateParams struct {
-	Name, Host          string
-	Port                int
-	User, SSHPrivateKey string
-	Extra               map[string]any
-}
-
-// MarqueeUpdateParams change a marquee; zero fields are not sent.
-type MarqueeUpdateParams struct {
-	Name, Host          string
-	Port                int
-	User, SSHPrivateKey string
-	Extra               map[string]any
-}
-
 // LogsOptions select a logs snapshot: one service ("" → every one), the
 // last Tail lines (0 → the server's default).
 type LogsOptions struct {
