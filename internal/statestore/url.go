@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fibegg/fibe/internal/config"
+	"github.com/fibegg/fibe/internal/reliability"
 )
 
 // IsRedisURL reports whether raw names a Redis store.
@@ -32,8 +32,8 @@ func normalize(raw string) (string, error) {
 }
 
 // redact masks the credentials of a store URL the one way every URL is
-// masked: "redis://****@host:6379/0" (config.MaskURL), parsed or not.
-func redact(raw string) string { return config.MaskURL(raw) }
+// masked: "redis://****@host:6379/0" (reliability.MaskURL), parsed or not.
+func redact(raw string) string { return reliability.MaskURL(raw) }
 
 // redactErr is err's text with the credentials of raw masked.
-func redactErr(err error, raw string) string { return config.MaskURLIn(err.Error(), raw) }
+func redactErr(err error, raw string) string { return reliability.MaskURLIn(err.Error(), raw) }
