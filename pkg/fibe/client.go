@@ -15,6 +15,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/statestore"
 )
 
 // version is this package's version, sent in the User-Agent.
@@ -34,6 +35,7 @@ type Client struct {
 	Me          *MeService
 
 	c      *client.Client
+	shared *statestore.Redis // the shared store's connections, closed by Close
 	closed atomic.Bool
 }
 
@@ -41,13 +43,13 @@ type Client struct {
 type Option func(*options)
 
 type options struct {
-	apiKey, baseURL, userAgent, stateDir string
-	transport                            http.RoundTripper
-	policy                               Policy
-	journalWindow                        time.Duration
-	onEvent                              func(Event)
-	debug                                io.Writer
-	bad                                  *Error // the first option that cannot work
+	apiKey, baseURL, userAgent, stateDir, stateStore string
+	transport                                        http.RoundTripper
+	policy                                           Policy
+	journalWindow                                    time.Duration
+	onEvent                                          func(Event)
+	debug                                            io.Writer
+	bad                                              *Error // the first option that cannot work
 }
 
 func (o *options) refuse(field, msg string) {
@@ -103,11 +105,13 @@ func WithStateDir(dir string) Option {
 	}
 }
 
-// WithStateStore shares the state through Redis: rawURL is redis:// or
-// rediss://.
-//
-// This version cannot open a shared store from the SDK: NewClient refuses
-// the option (INVALID_ARGUMENT, field "state_store"); use WithStateDir.
+// WithStateStore keeps the breakers, the rate ledger, the marquee cache
+// and the outcome journal in Redis, shared by every process and machine
+// that uses it (the command line's state_store among them): rawURL is
+// redis://[user:pass@]host:port/db, or rediss:// for TLS. Nothing is sent
+// until the first request. When the store fails, the client goes on with
+// its local store (WithStateDir's files, else memory), reports one
+// EventStoreFallback, and tries Redis again at most once a minute.
 func WithStateStore(rawURL string) Option {
 	return func(o *options) {
 		u, err := url.Parse(rawURL)
@@ -115,7 +119,7 @@ func WithStateStore(rawURL string) Option {
 			o.refuse("state_store", "is not a redis:// or rediss:// URL")
 			return
 		}
-		o.refuse("state_store", "shared state stores are not available to the SDK in this version; use WithStateDir")
+		o.stateStore = rawURL
 	}
 }
 
@@ -177,14 +181,34 @@ func NewClient(opts ...Option) (*Client, error) {
 			}
 		}
 	}
+	var shared *statestore.Redis
+	if o.stateStore != "" {
+		if shared, err = statestore.OpenRedis(o.stateStore, 0); err != nil {
+			return nil, invalidArgument("state_store", oneLine(err.Error()))
+		}
+		var local reliability.Store = reliability.NewMemoryStore()
+		if o.stateDir != "" {
+			local = reliability.NewFileStore(o.stateDir)
+		}
+		hook := o.onEvent
+		copts.Store = &statestore.Failover{Primary: shared, Local: local, Warn: func(err error) {
+			if hook != nil {
+				hook(Event{Kind: EventStoreFallback, Resource: shared.Describe(),
+					Reason: oneLine(reliability.MaskURLIn(err.Error(), o.stateStore))})
+			}
+		}}
+	}
 	ic, err := client.New(copts)
 	if err != nil {
+		if shared != nil {
+			_ = shared.Close()
+		}
 		if ce, ok := client.AsError(err); ok {
 			return nil, fromClient(ce)
 		}
 		return nil, invalidArgument("base_url", oneLine(err.Error()))
 	}
-	c := &Client{c: ic}
+	c := &Client{c: ic, shared: shared}
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
 	c.Playspecs = &PlayspecsService{c: c}
@@ -233,7 +257,12 @@ func (c *Client) ResetBreaker(resource string) error {
 // Close releases what the client holds. It is idempotent; calls made
 // after it return CANCELLED.
 func (c *Client) Close() error {
-	c.closed.Store(true)
+	if c.closed.Swap(true) || c.shared == nil {
+		return nil
+	}
+	if err := c.shared.Close(); err != nil {
+		return storeError(err)
+	}
 	return nil
 }
 

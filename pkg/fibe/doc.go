@@ -80,7 +80,8 @@
 // it for 30 s, during which its requests fail at once with CIRCUIT_OPEN
 // and nothing is sent; see Client.Breakers and Client.ResetBreaker.
 // WithStateDir keeps breakers, ledger and journal in files shared with
-// other processes (the command line's among them). WithEventHook and
+// other processes (the command line's among them); WithStateStore in
+// Redis, shared by a fleet. WithEventHook and
 // WithDebug show what happens; the API key and secret fields never appear.
 // All and FollowLogs are iter.Seq2 sequences: All fetches a page only when
 // the previous one is used up; FollowLogs yields lines in order, none
