@@ -145,3 +145,20 @@ func TestOperationGetShowsItsError(t *testing.T) {
 		t.Fatalf("decoding a failed operation: %v", err)
 	}
 }
+
+// NewClient reads no environment: a key in FIBE_API_KEY is not sent, and
+// the server answers 401.
+func TestNewClientReadsNoEnvironment(t *testing.T) {
+	srv := server(t)
+	t.Setenv("FIBE_API_KEY", srv.APIKey)
+	t.Setenv("FIBE_API_URL", "http://127.0.0.1:1")
+	t.Setenv("HOME", t.TempDir())
+	c, err := fibe.NewClient(fibe.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = c.Me.Get(ctxT(t))
+	if e := asError(t, err); !fibe.IsAuth(err) || e.Status != 401 || e.Details == nil {
+		t.Fatalf("%+v", e)
+	}
+}
