@@ -59,6 +59,12 @@ var codeClasses = map[string]codeClass{
 	CodeNotImplemented:  {ClassError, false},
 }
 
+// EndsWait reports whether code says how a wait ended (CANCELLED,
+// ASYNC_TIMEOUT, CIRCUIT_OPEN, REMOTE_REQUEST_FAILED,
+// PLAYGROUND_TERMINAL_STATE, INVALID_RESPONSE): such a code keeps its
+// class and its words even on an error an async operation ended with.
+func EndsWait(code string) bool { return codeClasses[code].waitOutcome }
+
 // ClassOf is the class of e, from its code alone: (1) a code that says how
 // a wait ended keeps its class; (2) else an error an async operation ended
 // with is ClassRemoteFailed; (3) else the class of the code e stands for

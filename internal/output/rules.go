@@ -7,65 +7,45 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 )
 
-// rule is what the CLI makes of one error code: its exit code
-// (docs/exit-codes.md), whether the details help the user (the failed step, the reasons),
-// and the hints printed under the error line. rules is the only table of
-// either: ExitCode and the presenter both read it.
+// rule is what the CLI makes of one error code beyond its exit code
+// (which is its class, client.ClassOf, shared with the SDK's predicates):
+// whether the details help the user (the failed step, the reasons), and
+// the hints printed under the error line. rules is the only table of
+// either.
 type rule struct {
-	exit int
-	// waitOutcome: the code says how a wait ended, so it keeps its exit
-	// code even on an error that came from an async operation (any other
-	// code of an async operation exits 11).
-	waitOutcome bool
-	details     bool
-	hints       func(h *hinter) []string
+	details bool
+	hints   func(h *hinter) []string
 }
 
 var rules = map[string]rule{
-	client.CodeCancelled:     {exit: ExitInterrupted, waitOutcome: true},
-	client.CodeAsyncTimeout:  {exit: ExitAsyncTimeout, waitOutcome: true, hints: asyncTimeoutHints},
-	client.CodeCircuitOpen:   {exit: ExitCircuitOpen, waitOutcome: true, hints: circuitHints},
-	client.CodeRemoteFailed:  {exit: ExitRemoteFailed, waitOutcome: true, details: true},
-	client.CodeTerminalState: {exit: ExitRemoteFailed, waitOutcome: true, details: true},
+	client.CodeAsyncTimeout:  {hints: asyncTimeoutHints},
+	client.CodeCircuitOpen:   {hints: circuitHints},
+	client.CodeRemoteFailed:  {details: true},
+	client.CodeTerminalState: {details: true},
 
-	client.CodeNotFound:        {exit: ExitNotFound},
-	client.CodeUnauthorized:    {exit: ExitAuth, hints: unauthorizedHints},
-	client.CodeForbidden:       {exit: ExitAuth},
-	client.CodeDeviceDenied:    {exit: ExitAuth, hints: deviceLoginHints},
-	client.CodeDeviceExpired:   {exit: ExitAuth, hints: deviceLoginHints},
-	client.CodeValidation:      {exit: ExitInvalid, details: true},
-	client.CodeBadRequest:      {exit: ExitInvalid},
-	client.CodeInvalidArgument: {exit: ExitUsage}, // refused before anything was sent, like a usage error
-	client.CodeConflict:        {exit: ExitConflict, hints: conflictHints},
-	client.CodeLocked:          {exit: ExitConflict},
-	client.CodeNotFunded:       {exit: ExitFunding, hints: notFundedHints},
-	client.CodeQuotaExceeded:   {exit: ExitFunding},
-	client.CodeRateLimited:     {exit: ExitRateLimited, hints: rateLimitedHints},
-	client.CodeNetwork:         {exit: ExitUnavailable},
-	client.CodeRequestTimeout:  {exit: ExitUnavailable},
-	client.CodeSessionExpired:  {exit: ExitUnavailable},
-	client.CodeFeatureDisabled: {exit: ExitError},
-	client.CodeNotImplemented:  {exit: ExitError},
-	client.CodeInvalidResponse: {exit: ExitError, waitOutcome: true},
-	client.CodeInternal:        {exit: ExitUnavailable}, // what any 5xx without a code of its own stands for
+	client.CodeUnauthorized:  {hints: unauthorizedHints},
+	client.CodeDeviceDenied:  {hints: deviceLoginHints},
+	client.CodeDeviceExpired: {hints: deviceLoginHints},
+	client.CodeValidation:    {details: true},
+	client.CodeConflict:      {hints: conflictHints},
+	client.CodeNotFunded:     {hints: notFundedHints},
+	client.CodeRateLimited:   {hints: rateLimitedHints},
 }
 
 // ruleOf finds the rule of an API error from its code alone: the rule
 // of a code that says how a wait ended, the async rule for any other code
 // an async operation ended with, else the rule of the code the client says
 // the error stands for (client.Error.KnownCode: a code this version does
-// not know is read through the client's one status→code map).
+// not know is read through the client's one status→code map). The exit
+// code follows the same steps (client.ClassOf).
 func ruleOf(e *client.Error) rule {
-	if r, ok := rules[e.Code]; ok && r.waitOutcome {
-		return r
+	if client.EndsWait(e.Code) {
+		return rules[e.Code]
 	}
 	if e.Async {
-		return rule{exit: ExitRemoteFailed, details: true}
+		return rule{details: true}
 	}
-	if r, ok := rules[e.KnownCode()]; ok {
-		return r
-	}
-	return rule{exit: ExitError}
+	return rules[e.KnownCode()]
 }
 
 // hinter is what a rule's hints may use: the error and the command line
