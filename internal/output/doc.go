@@ -5,7 +5,8 @@
 // client's events, and the fibe command lines it suggests.
 //
 // ExitCode is the single mapping from an error to the stable exit codes of
-// the reliability contract, read from the same rules table as the hints;
+// the reliability contract: an API error's class (client.ClassOf, which
+// the Go SDK's predicates read too); the hints come from the rules table;
 // PrintError is the single place an error is rendered, and ErrorBodyOf the
 // single builder of the JSON error document (the MCP server uses it too).
 package output
