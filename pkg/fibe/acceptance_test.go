@@ -1,6 +1,6 @@
 package fibe_test
 
-// The acceptance scenarios of the SDK (docs/sdk.md §7): an outside program's
+// The acceptance scenarios of the SDK (docs/sdk.md §5): an outside program's
 // view, exported names only, against pkg/fibetest.
 
 import (
