@@ -44,17 +44,17 @@ func TestIdempotencyKeyFlag(t *testing.T) {
 
 func TestReadPayloadFromStdin(t *testing.T) {
 	ios, in, _, _ := iostreams.Test()
-	f := &Factory{IOStreams: ios}
+	marquee := PayloadSchema{Wrapper: "marquee"}
 	in.WriteString(`{"marquee": {"name": "m", "port": 2222}}`)
-	body, err := ReadPayload(f, "-", "marquee")
+	body, err := ReadPayloadFrom(ios, "-", marquee)
 	if err != nil || body["name"] != "m" || body["port"] == nil {
 		t.Fatalf("%#v %v", body, err)
 	}
 	in.WriteString(`[1, 2]`)
-	if _, err := ReadPayload(f, "-", "marquee"); output.ExitCode(err) != output.ExitUsage {
+	if _, err := ReadPayloadFrom(ios, "-", marquee); output.ExitCode(err) != output.ExitUsage {
 		t.Errorf("a non-object payload: %v", err)
 	}
-	if _, err := ReadPayload(f, "/nonexistent/payload.json", "marquee"); output.ExitCode(err) != output.ExitUsage {
+	if _, err := ReadPayloadFrom(ios, "/nonexistent/payload.json", marquee); output.ExitCode(err) != output.ExitUsage {
 		t.Errorf("a missing file: %v", err)
 	}
 }
@@ -104,7 +104,7 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 				t.Fatal(err)
 			}
 			ios, _, _, _ := iostreams.Test()
-			_, err := ReadPayloadFor(&Factory{IOStreams: ios}, path, testSchema)
+			_, err := ReadPayloadFrom(ios, path, testSchema)
 			if err == nil || output.ExitCode(err) != output.ExitUsage {
 				t.Fatalf("want a usage error, got %v", err)
 			}
@@ -127,7 +127,7 @@ func TestReadPayloadErrorsInTheUsersWords(t *testing.T) {
 func TestReadPayloadAliasesAndUnknownFields(t *testing.T) {
 	ios, in, _, errOut := iostreams.Test()
 	in.WriteString(`{"playground": {"name": "x", "playspec": "web", "marquee": "7", "ttl_hours": 4, "color": "red"}}`)
-	body, err := ReadPayloadFor(&Factory{IOStreams: ios}, "-", testSchema)
+	body, err := ReadPayloadFrom(ios, "-", testSchema)
 	if err != nil {
 		t.Fatal(err)
 	}

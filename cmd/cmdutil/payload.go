@@ -31,25 +31,14 @@ type PayloadSchema struct {
 	Aliases map[string]string
 }
 
-// ReadPayload reads a JSON object from path ("-" for stdin), unwrapping
-// wrapper. It checks no field names; see ReadPayloadFor.
-func ReadPayload(f *Factory, path, wrapper string) (map[string]any, error) {
-	return ReadPayloadFor(f, path, PayloadSchema{Wrapper: wrapper})
-}
-
-// ReadPayloadFor reads a JSON object from path ("-" for stdin). A payload
-// wrapped in its resource ({"playground": {...}}) is unwrapped, so the
-// same file works whether or not it carries the wrapper; one with both the
-// wrapper and top-level fields is refused. The CLI's own names of fields
-// are accepted for the API's. Fields this CLI does not know are sent (a
-// newer platform may know them), with a one-line warning. Bad input is a
-// usage error that names the file, the line and the column, in the user's
-// words.
-func ReadPayloadFor(f *Factory, path string, schema PayloadSchema) (map[string]any, error) {
-	return ReadPayloadFrom(f.IOStreams, path, schema)
-}
-
-// ReadPayloadFrom is ReadPayloadFor with stdin and warnings on ios.
+// ReadPayloadFrom reads a JSON object from path ("-" for ios's stdin). A
+// payload wrapped in its resource ({"playground": {...}}) is unwrapped, so
+// the same file works whether or not it carries the wrapper; one with both
+// the wrapper and top-level fields is refused. The CLI's own names of
+// fields are accepted for the API's. Fields this CLI does not know are sent
+// (a newer platform may know them), with a one-line warning on ios. Bad
+// input is a usage error that names the file, the line and the column, in
+// the user's words.
 func ReadPayloadFrom(ios *iostreams.IOStreams, path string, schema PayloadSchema) (map[string]any, error) {
 	var r io.Reader
 	source := path
