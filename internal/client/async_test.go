@@ -151,8 +151,8 @@ func TestAsyncErrorIsTheSameTypedErrorInBothShapes(t *testing.T) {
 			if !strings.HasSuffix(e.Error(), "(request req_5c1d)") {
 				t.Fatalf("Error() = %q", e.Error())
 			}
-			if IsNotFunded(err) != (tc.code == CodeNotFunded) {
-				t.Fatalf("IsNotFunded = %v for %s", IsNotFunded(err), tc.code)
+			if hasCode(err, CodeNotFunded) != (tc.code == CodeNotFunded) {
+				t.Fatalf("hasCode(%s) = %v for %s", CodeNotFunded, hasCode(err, CodeNotFunded), tc.code)
 			}
 		})
 	}

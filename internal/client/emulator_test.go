@@ -158,7 +158,7 @@ func TestEmulatorNotFundedIsTerminal(t *testing.T) {
 	_, url := emulator(t, localapi.Config{})
 	c := emulatorClient(t, url)
 	_, _, err := c.Playgrounds.Create(ctxT(t), map[string]any{"name": "poor", "playspec_id": "web", "marquee_id": "unpaid"}, MutationOptions{}, WaitOptions{})
-	if e := mustError(t, err, CodeNotFunded); e.Status != 402 || e.Retryable || !IsNotFunded(err) {
+	if e := mustError(t, err, CodeNotFunded); e.Status != 402 || e.Retryable || !hasCode(err, CodeNotFunded) {
 		t.Fatalf("%+v", e)
 	}
 }

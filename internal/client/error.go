@@ -108,12 +108,16 @@ func hasCode(err error, code string) bool {
 	return ok && e.Code == code
 }
 
-func IsNotFound(err error) bool     { return hasCode(err, CodeNotFound) }
-func IsUnauthorized(err error) bool { return hasCode(err, CodeUnauthorized) }
-func IsNotFunded(err error) bool    { return hasCode(err, CodeNotFunded) }
-func IsRateLimited(err error) bool  { return hasCode(err, CodeRateLimited) }
-func IsCircuitOpen(err error) bool  { return hasCode(err, CodeCircuitOpen) }
-func IsCancelled(err error) bool    { return hasCode(err, CodeCancelled) }
+// IsNotFound reports whether err is a RESOURCE_NOT_FOUND *Error.
+func IsNotFound(err error) bool { return hasCode(err, CodeNotFound) }
+
+// IsCircuitOpen reports whether err is a CIRCUIT_OPEN *Error.
+func IsCircuitOpen(err error) bool { return hasCode(err, CodeCircuitOpen) }
+
+// IsCancelled reports whether err is a CANCELLED *Error.
+func IsCancelled(err error) bool { return hasCode(err, CodeCancelled) }
+
+// IsAsyncTimeout reports whether err is an ASYNC_TIMEOUT *Error.
 func IsAsyncTimeout(err error) bool { return hasCode(err, CodeAsyncTimeout) }
 
 // IsOutcomeUnknown reports whether err ended a mutation that may have been
@@ -121,13 +125,6 @@ func IsAsyncTimeout(err error) bool { return hasCode(err, CodeAsyncTimeout) }
 func IsOutcomeUnknown(err error) bool {
 	e, ok := AsError(err)
 	return ok && e.OutcomeUnknown
-}
-
-// IsRetryable reports whether the last answer was one the contract retries
-// (the budget may be spent; a later invocation may succeed).
-func IsRetryable(err error) bool {
-	e, ok := AsError(err)
-	return ok && e.Retryable
 }
 
 // knownCodes are the codes this version gives a meaning of its own.

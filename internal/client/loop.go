@@ -262,10 +262,6 @@ func (c *Client) inFlightTimeout(r *request, last *Error) *Error {
 	return e
 }
 
-// Permanent marks an error returned by a Retry attempt as terminal: it is
-// not retried and the breaker does not count it.
-func permanent(err error) error { return backoff.Permanent(err) }
-
 // Retry runs attempt under the same loop as every HTTP request, for callers
 // that speak something other than plain HTTP (a websocket): breaker
 // admission for resource before each call, classification of its error,
@@ -273,7 +269,7 @@ func permanent(err error) error { return backoff.Permanent(err) }
 //
 // attempt's error is classified as: nil → success; a *Error with a Status →
 // by that status, and its Retry-After (as the Client reads it off an HTTP
-// answer) is honoured; an error wrapped with Permanent → terminal, not
+// answer) is honoured; an error wrapped with backoff.Permanent → terminal, not
 // counted; anything else → a transport failure (retryable, counted by the
 // breaker). The result is nil or a *Error (CIRCUIT_OPEN, CANCELLED,
 // NETWORK_ERROR, or the attempt's own *Error).

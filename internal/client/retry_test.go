@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
+
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
@@ -176,7 +178,7 @@ func TestRateLimitedAfterTheBudgetCarriesRetryAfter(t *testing.T) {
 	c, _ := newTestClient(t, srv.URL)
 	_, _, err := c.Me(ctxT(t))
 	e := mustError(t, err, CodeRateLimited)
-	if !IsRateLimited(err) || !IsRetryable(err) || e.RetryAfter != time.Second || e.Status != 429 || e.RequestID != "req_rl" || rec.count() != 4 {
+	if !hasCode(err, CodeRateLimited) || !e.Retryable || e.RetryAfter != time.Second || e.Status != 429 || e.RequestID != "req_rl" || rec.count() != 4 {
 		t.Fatalf("%+v after %d attempts", e, rec.count())
 	}
 	if e.Error() != "RATE_LIMITED: slow down (request req_rl)" {
@@ -315,7 +317,7 @@ func TestRetryClassifiesNonHTTPAttempts(t *testing.T) {
 	calls = 0
 	err = c.Retry(ctxT(t), res, func(context.Context) error {
 		calls++
-		return permanent(&Error{Code: CodeForbidden, Message: "rejected"})
+		return backoff.Permanent(&Error{Code: CodeForbidden, Message: "rejected"})
 	})
 	if e := mustError(t, err, CodeForbidden); calls != 1 || e.Retryable || failuresOf(t, c, res) != 0 {
 		t.Fatalf("%+v after %d calls", e, calls)
