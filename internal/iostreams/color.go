@@ -11,9 +11,6 @@ type ColorScheme struct {
 
 func newColorScheme(enabled bool) *ColorScheme { return &ColorScheme{enabled: enabled} }
 
-// Enabled reports whether this scheme emits escape codes.
-func (c *ColorScheme) Enabled() bool { return c.enabled }
-
 func (c *ColorScheme) paint(s string, attrs ...color.Attribute) string {
 	if !c.enabled {
 		return s

@@ -34,38 +34,36 @@ type IOStreams struct {
 	progress *progress
 }
 
+// Terminals says which of the three streams is a terminal.
+type Terminals struct{ Stdin, Stdout, Stderr bool }
+
+// New returns IOStreams on in, out and errOut, which are terminals as tty
+// says, reading the environment (NO_COLOR, TERM, CI, ...) through
+// lookupEnv; a nil lookupEnv is an empty environment.
+func New(in io.Reader, out, errOut io.Writer, tty Terminals, lookupEnv func(string) (string, bool)) *IOStreams {
+	if lookupEnv == nil {
+		lookupEnv = func(string) (string, bool) { return "", false }
+	}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut,
+		stdinTTY: tty.Stdin, stdoutTTY: tty.Stdout, stderrTTY: tty.Stderr, lookupEnv: lookupEnv}
+}
+
 // System returns IOStreams for the process's real stdin, stdout and stderr.
 func System() *IOStreams {
-	return &IOStreams{
-		In:        os.Stdin,
-		Out:       os.Stdout,
-		ErrOut:    os.Stderr,
-		stdinTTY:  isTerminal(os.Stdin),
-		stdoutTTY: isTerminal(os.Stdout),
-		stderrTTY: isTerminal(os.Stderr),
-		lookupEnv: os.LookupEnv,
-	}
+	tty := Terminals{Stdin: isTerminal(os.Stdin), Stdout: isTerminal(os.Stdout), Stderr: isTerminal(os.Stderr)}
+	return New(os.Stdin, os.Stdout, os.Stderr, tty, os.LookupEnv)
 }
 
 // Test returns IOStreams backed by buffers, none of them a terminal, with an
 // empty environment.
 func Test() (ios *IOStreams, in *bytes.Buffer, out *bytes.Buffer, errOut *bytes.Buffer) {
 	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	ios = &IOStreams{In: in, Out: out, ErrOut: errOut, lookupEnv: func(string) (string, bool) { return "", false }}
-	return ios, in, out, errOut
+	return New(in, out, errOut, Terminals{}, nil), in, out, errOut
 }
 
 func isTerminal(f *os.File) bool {
 	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
-
-// SetStdinTTY, SetStdoutTTY and SetStderrTTY override terminal detection (tests).
-func (s *IOStreams) SetStdinTTY(v bool)  { s.stdinTTY = v }
-func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
-func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
-
-// SetLookupEnv replaces the environment lookup (tests).
-func (s *IOStreams) SetLookupEnv(f func(string) (string, bool)) { s.lookupEnv = f }
 
 // IsStdinTTY, IsStdoutTTY and IsStderrTTY report whether each stream is a terminal.
 func (s *IOStreams) IsStdinTTY() bool  { return s.stdinTTY }

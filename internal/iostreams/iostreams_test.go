@@ -33,9 +33,7 @@ func TestColorDecision(t *testing.T) {
 		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false, false},
 	}
 	for _, c := range cases {
-		ios, _, _, _ := Test()
-		ios.SetStdoutTTY(c.tty)
-		ios.SetLookupEnv(env(c.vars))
+		ios := New(nil, &bytes.Buffer{}, &bytes.Buffer{}, Terminals{Stdout: c.tty}, env(c.vars))
 		ios.SetNoColor(c.noColor)
 		if got := ios.ColorEnabled(); got != c.want {
 			t.Errorf("%s: ColorEnabled = %v, want %v", c.name, got, c.want)
@@ -63,9 +61,7 @@ func TestSpinnerDecision(t *testing.T) {
 		{"quiet", true, nil, false, true, false},
 	}
 	for _, c := range cases {
-		ios, _, _, _ := Test()
-		ios.SetStderrTTY(c.tty)
-		ios.SetLookupEnv(env(c.vars))
+		ios := New(nil, &bytes.Buffer{}, &bytes.Buffer{}, Terminals{Stderr: c.tty}, env(c.vars))
 		ios.SetJSON(c.json)
 		ios.SetQuiet(c.quiet)
 		if got := ios.SpinnerAllowed(); got != c.want {
@@ -83,21 +79,15 @@ func TestPromptsNeedATerminal(t *testing.T) {
 	if _, err := ios.AskYesNo(ctx, "sure?"); err != ErrNoTerminal {
 		t.Errorf("AskYesNo without a terminal: %v", err)
 	}
-	ios, in, _, _ := Test()
-	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
-	in.WriteString("yes\n")
+	ios = New(strings.NewReader("yes\n"), &bytes.Buffer{}, &bytes.Buffer{}, Terminals{Stdin: true, Stderr: true}, nil)
 	if ok, err := ios.AskYesNo(ctx, "sure?"); !ok || err != nil {
 		t.Errorf("AskYesNo yes: %v %v", ok, err)
 	}
 
 	// An interrupt while the prompt waits for a line ends it at once with
 	// ErrInterrupted, which still says why the context ended.
-	ios, _, _, _ = Test()
-	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
 	blocked, _ := io.Pipe() // never written: the read blocks
-	ios.In = blocked
+	ios = New(blocked, &bytes.Buffer{}, &bytes.Buffer{}, Terminals{Stdin: true, Stderr: true}, nil)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := ios.AskYesNo(cctx, "sure?"); !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) {
@@ -221,10 +211,7 @@ func TestCanOpenBrowser(t *testing.T) {
 		{"ssh with X forwarding", true, map[string]string{"SSH_TTY": "/dev/pts/1", "DISPLAY": "localhost:10"}, true},
 		{"desktop", true, map[string]string{"DISPLAY": ":0"}, true},
 	} {
-		s, _, _, _ := Test()
-		s.SetStdinTTY(c.tty)
-		s.SetStderrTTY(c.tty)
-		s.SetLookupEnv(env(c.vars))
+		s := New(nil, &bytes.Buffer{}, &bytes.Buffer{}, Terminals{Stdin: c.tty, Stderr: c.tty}, env(c.vars))
 		if got := s.CanOpenBrowser(); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}

@@ -27,9 +27,6 @@ func NewTable(w io.Writer, cs *ColorScheme, headers ...string) *Table {
 // AddRow adds one row; missing cells print empty.
 func (t *Table) AddRow(cells ...string) { t.rows = append(t.rows, cells) }
 
-// Len is the number of data rows.
-func (t *Table) Len() int { return len(t.rows) }
-
 var ansiEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
 func visibleWidth(s string) int { return utf8.RuneCountInString(ansiEscape().ReplaceAllString(s, "")) }
@@ -98,9 +95,6 @@ func (d *Detail) Add(label, value string) {
 	}
 	d.pairs = append(d.pairs, [2]string{label, value})
 }
-
-// Addf adds a formatted field.
-func (d *Detail) Addf(label, format string, args ...any) { d.Add(label, fmt.Sprintf(format, args...)) }
 
 // Render writes the view.
 func (d *Detail) Render() error {

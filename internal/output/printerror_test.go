@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -82,8 +83,8 @@ func mustHave(t *testing.T, s string, wants ...string) {
 // On a terminal an interrupt's error line starts at the left edge, over
 // the "^C" the terminal echoed; elsewhere the line is plain.
 func TestPrintErrorInterruptOnTerminal(t *testing.T) {
-	ios, _, _, errOut := iostreams.Test()
-	ios.SetStderrTTY(true)
+	errOut := &bytes.Buffer{}
+	ios := iostreams.New(nil, &bytes.Buffer{}, errOut, iostreams.Terminals{Stderr: true}, nil)
 	ios.SetNoColor(true)
 	PrintError(ios, &client.Error{Code: client.CodeCancelled, Message: "log stream interrupted"}, nil, "")
 	if !strings.HasPrefix(errOut.String(), "\rError: CANCELLED") {

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -88,10 +89,8 @@ func TestPromptInterruptIsCancelled(t *testing.T) {
 	if _, err := Confirm(context.Background(), ios, "sure?"); err != iostreams.ErrNoTerminal {
 		t.Errorf("Confirm without a terminal: %v", err)
 	}
-	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
 	blocked, _ := io.Pipe() // never written: the read blocks
-	ios.In = blocked
+	ios = iostreams.New(blocked, &bytes.Buffer{}, &bytes.Buffer{}, iostreams.Terminals{Stdin: true, Stderr: true}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Confirm(ctx, ios, "sure?")
