@@ -163,12 +163,3 @@ func (tl timeline) peak(from, to, w time.Duration) int {
 	}
 	return best
 }
-
-// statuses counts hits by status code.
-func (tl timeline) statuses() map[int]int {
-	out := map[int]int{}
-	for _, h := range tl {
-		out[h.Status]++
-	}
-	return out
-}

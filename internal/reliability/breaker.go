@@ -63,18 +63,7 @@ func (b *Breakers) Params() BreakerParams {
 	}
 }
 
-// Settings returns the gobreaker settings equivalent to the policy, for
-// callers that want an in-process gobreaker with the same semantics.
-func (b *Breakers) Settings(resource string) gobreaker.Settings {
-	return gobreaker.Settings{
-		Name:        resource,
-		MaxRequests: uint32(b.p.BreakerProbes),
-		Timeout:     b.p.BreakerOpenTimeout,
-		ReadyToTrip: readyToTrip(b.p.BreakerThreshold),
-	}
-}
-
-// ReadyToTrip is the contract's trip rule: threshold consecutive failures
+// readyToTrip is the contract's trip rule: threshold consecutive failures
 // open the breaker. (gobreaker's default is "more than 5", one too many.)
 func readyToTrip(threshold int) func(gobreaker.Counts) bool {
 	return func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= uint32(threshold) }

@@ -1,34 +1,16 @@
 package statestore
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/fibegg/fibe/internal/reliability"
 )
 
-// IsRedisURL reports whether raw names a Redis store.
+// isRedisURL reports whether raw names a Redis store. Whether the value is
+// a valid setting is decided once, by the settings table (internal/config).
 func isRedisURL(raw string) bool {
 	s := strings.ToLower(strings.TrimSpace(raw))
 	return strings.HasPrefix(s, "redis://") || strings.HasPrefix(s, "rediss://")
-}
-
-// Normalize checks a state store setting: "file" (the default, files under
-// the state directory; "" means the same), or redis://[user:pass@]host:port/db
-// (rediss:// for TLS). Errors never repeat the password.
-func normalize(raw string) (string, error) {
-	raw = strings.TrimSpace(raw)
-	switch strings.ToLower(raw) {
-	case "", "file":
-		return "file", nil
-	}
-	if !isRedisURL(raw) {
-		return "", fmt.Errorf("invalid state store %q: want \"file\" or redis://[user:pass@]host:port/db (rediss:// for TLS)", redact(raw))
-	}
-	if _, err := OpenRedis(raw, 0); err != nil {
-		return "", err
-	}
-	return raw, nil
 }
 
 // redact masks the credentials of a store URL the one way every URL is

@@ -55,11 +55,6 @@ func bearer(h string) (string, bool) {
 	return tok, tok != ""
 }
 
-// EncodeKeyProtocol returns the subprotocol that carries key.
-func EncodeKeyProtocol(key string) string {
-	return KeyProtocolPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
-}
-
 func writeUnauthorized(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusUnauthorized)

@@ -2,6 +2,7 @@ package cable
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,11 @@ import (
 )
 
 const testKey = "fibe_test_key_0123"
+
+// keyProtocol is the subprotocol that carries key, as a client offers it.
+func keyProtocol(key string) string {
+	return KeyProtocolPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
+}
 
 // clock is an injectable clock the tests move by hand.
 type clock struct {
@@ -75,7 +81,7 @@ func dialKey(t testing.TB, url string) *peer {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
-		Subprotocols: []string{Protocol, EncodeKeyProtocol(testKey)},
+		Subprotocols: []string{Protocol, keyProtocol(testKey)},
 	})
 	if err != nil {
 		t.Fatalf("dial: %v", err)
@@ -202,10 +208,10 @@ func TestAuthentication(t *testing.T) {
 		want int
 	}{
 		{"nothing", url, nil, http.StatusUnauthorized},
-		{"bad key subprotocol", url, &websocket.DialOptions{Subprotocols: []string{Protocol, EncodeKeyProtocol("nope")}}, http.StatusUnauthorized},
+		{"bad key subprotocol", url, &websocket.DialOptions{Subprotocols: []string{Protocol, keyProtocol("nope")}}, http.StatusUnauthorized},
 		{"bad bearer", url, bearer("nope"), http.StatusUnauthorized},
 		{"bad token", url + "?token=tok_bad", nil, http.StatusUnauthorized},
-		{"key subprotocol", url, &websocket.DialOptions{Subprotocols: []string{Protocol, EncodeKeyProtocol(testKey)}}, http.StatusSwitchingProtocols},
+		{"key subprotocol", url, &websocket.DialOptions{Subprotocols: []string{Protocol, keyProtocol(testKey)}}, http.StatusSwitchingProtocols},
 		{"bearer", url, bearer(testKey), http.StatusSwitchingProtocols},
 		{"token", url + "?token=tok_good", &websocket.DialOptions{Subprotocols: []string{Protocol}}, http.StatusSwitchingProtocols},
 	}

@@ -154,6 +154,3 @@ func (s *Server) Stop() {
 	<-s.done
 	os.RemoveAll(s.dir)
 }
-
-// Exited is closed when the server has exited.
-func (s *Server) Exited() <-chan struct{} { return s.done }
