@@ -9,7 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// DocsMarkdown is docs/mcp-tools.md: every registered tool with its hints
+// docsMarkdown is docs/mcp-tools.md: every registered tool with its hints
 // and arguments, generated from the registry so it cannot drift.
 func docsMarkdown() string {
 	var b strings.Builder
