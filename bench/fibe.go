@@ -24,7 +24,7 @@ func newFibeClient(baseURL, apiKey, stateDir string, pol reliability.Policy) (*f
 		// The outcome journal as the CLI has it: a plain re-run of a create
 		// that lost its answer reuses its key.
 		Profile:       "bench",
-		JournalWindow: client.DefaultJournalWindow,
+		JournalWindow: reliability.DefaultJournalWindow,
 	})
 	if err != nil {
 		return nil, err

@@ -136,7 +136,7 @@ func benchJournal(b *testing.B, baseURL, stateDir string, window time.Duration, 
 
 // journalCases pair each case with the journal off and on.
 func journalCases(stateDir string) []overheadCase {
-	on := client.DefaultJournalWindow
+	on := reliability.DefaultJournalWindow
 	return []overheadCase{
 		{"MutationMemoryOff", "POST, in-memory state, journal off", func(b *testing.B, u string) { benchJournal(b, u, "", 0, true) }},
 		{"MutationMemoryOn", "POST, in-memory state, journal on", func(b *testing.B, u string) { benchJournal(b, u, "", on, true) }},

@@ -20,10 +20,6 @@ import (
 // the key of the run that lost its answer and gets the replay. The storage
 // is reliability.Journal in the client's state store.
 
-// DefaultJournalWindow is the journal window the command line uses when
-// nothing is configured.
-const DefaultJournalWindow = 15 * time.Minute
-
 // Journal returns the outcome journal of this client's state store (every
 // API and profile sharing the store), for listing and forgetting entries.
 func (c *Client) Journal() *reliability.Journal { return c.journal }

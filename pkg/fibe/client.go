@@ -154,7 +154,7 @@ func WithDebug(w io.Writer) Option { return func(o *options) { o.debug = w } }
 // keyring: everything comes from opts. Its only error is an *Error
 // INVALID_ARGUMENT whose Details["field"] names the option.
 func NewClient(opts ...Option) (*Client, error) {
-	o := &options{baseURL: "https://fibe.gg", journalWindow: client.DefaultJournalWindow}
+	o := &options{baseURL: "https://fibe.gg", journalWindow: reliability.DefaultJournalWindow}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(o)
