@@ -11,13 +11,13 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fibegg/fibe/internal/localapi"
+	"github.com/fibegg/fibe/internal/testio"
 )
 
 // mcpStdio launches `fibe mcp serve` as MCP clients do, over stdio.
@@ -25,7 +25,7 @@ func mcpStdio(t *testing.T, w *world, args ...string) (*mcp.ClientSession, *exec
 	t.Helper()
 	cmd := exec.Command(fibeBin, append(args, "mcp", "serve")...)
 	cmd.Env = w.environ()
-	stderr := &lockedBuffer{}
+	stderr := &testio.Buffer{}
 	cmd.Stderr = stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "cli-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -135,24 +135,6 @@ func TestMCPStdioServesTheLocalAPI(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects a process's stderr.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // --debug traces go to stderr, redacted; stdout stays protocol frames (the
 // SDK's client would fail on anything else).
 func TestMCPDebugTracesGoToStderrRedacted(t *testing.T) {
@@ -162,7 +144,7 @@ func TestMCPDebugTracesGoToStderrRedacted(t *testing.T) {
 		t.Fatalf("%+v", res.StructuredContent)
 	}
 	_ = cs.Close()
-	stderr := cmd.Stderr.(*lockedBuffer).String()
+	stderr := cmd.Stderr.(*testio.Buffer).String()
 	if !strings.Contains(stderr, "/api/me") || strings.Contains(stderr, w.key) {
 		t.Fatalf("stderr:\n%s", stderr)
 	}
@@ -179,8 +161,8 @@ func TestMCPStdinEOFMidCallExitsZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = stdout, &lockedBuffer{}
+	stdout := &testio.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, &testio.Buffer{}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -81,24 +80,6 @@ func serveOn(t *testing.T, ip string, h func(w http.ResponseWriter, r *http.Requ
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, rec
-}
-
-// lockedBuffer is a trace sink safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func replyJSON(w http.ResponseWriter, status int, v any) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/fibegg/fibe/internal/testio"
 )
 
 func TestDebugTraceShowsAttemptsDelaysBreakerAndPollsButNoSecrets(t *testing.T) {
@@ -23,7 +25,7 @@ func TestDebugTraceShowsAttemptsDelaysBreakerAndPollsButNoSecrets(t *testing.T) 
 				"cable": "ws://x/cable?token=SECRETQUERY"}})
 		}
 	})
-	var buf lockedBuffer
+	var buf testio.Buffer
 	c, _ := newTestClient(t, srv.URL, func(o *Options) { o.Debug = &buf; o.Policy.BreakerThreshold = 1 })
 	_, _, err := c.Marquees.Create(ctxT(t), map[string]any{"name": "m", "ssh_private_key": sshKey}, MutationOptions{}, WaitOptions{})
 	// Threshold 1: the 503 opens the breaker, so the create stops with CIRCUIT_OPEN.
@@ -60,7 +62,7 @@ func TestDebugTraceShowsRetryDelayAndWhy(t *testing.T) {
 		}
 		replyJSON(w, 200, map[string]any{"id": 1})
 	})
-	var buf lockedBuffer
+	var buf testio.Buffer
 	c, _ := newTestClient(t, srv.URL, func(o *Options) { o.Debug = &buf })
 	if _, _, err := c.Me(ctxT(t)); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/testio"
 )
 
 // net/http re-sends an idempotent request once, on a new connection, when a
@@ -36,7 +37,7 @@ func TestTransportResendOnAStaleConnectionIsOneAttempt(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 
-	var trace lockedBuffer
+	var trace testio.Buffer
 	c, env := newTestClient(t, srv.URL, func(o *Options) {
 		o.Debug = &trace
 		o.Policy.MaxRetries = reliability.NoRetries

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bytes"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -50,24 +49,6 @@ func serveOn(t *testing.T, ip string, h func(w http.ResponseWriter, r *http.Requ
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, rec
-}
-
-// lockedBuffer is a trace sink safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // failuresOf is the consecutive failures of one breaker of c.

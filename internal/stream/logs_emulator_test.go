@@ -11,11 +11,12 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/testio"
 )
 
 // emulatorStream runs the local API emulator on 127.0.0.1 with one
 // running playground, "pv" on marquee prod-eu.
-func emulatorStream(t *testing.T) (*localapi.Server, *client.Client, *lockedBuffer) {
+func emulatorStream(t *testing.T) (*localapi.Server, *client.Client, *testio.Buffer) {
 	t.Helper()
 	emu, err := localapi.New(localapi.Config{Seed: 3, Speed: 50})
 	if err != nil {
@@ -26,7 +27,7 @@ func emulatorStream(t *testing.T) (*localapi.Server, *client.Client, *lockedBuff
 		emu.Close()
 		srv.Close()
 	})
-	trace := &lockedBuffer{}
+	trace := &testio.Buffer{}
 	c, err := client.New(client.Options{BaseURL: srv.URL, APIKey: localapi.DefaultAPIKey, Debug: trace,
 		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond}})
 	if err != nil {

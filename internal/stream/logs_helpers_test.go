@@ -15,6 +15,7 @@ import (
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/localapi/cable"
 	"github.com/fibegg/fibe/internal/reliability"
+	"github.com/fibegg/fibe/internal/testio"
 )
 
 const streamKey = "fibe_stream_test_key_42"
@@ -142,9 +143,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // client is a Client for a with short backoff delays; mod adjusts the options.
-func (a *streamAPI) client(key string, mod ...func(*client.Options)) (*client.Client, *lockedBuffer) {
+func (a *streamAPI) client(key string, mod ...func(*client.Options)) (*client.Client, *testio.Buffer) {
 	a.t.Helper()
-	trace := &lockedBuffer{}
+	trace := &testio.Buffer{}
 	opts := client.Options{BaseURL: a.srv.URL, APIKey: key, Debug: trace,
 		Policy: reliability.Policy{BaseDelay: 2 * time.Millisecond, MaxDelay: 20 * time.Millisecond, AttemptTimeout: 5 * time.Second}}
 	for _, m := range mod {
