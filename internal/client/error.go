@@ -36,9 +36,10 @@ const (
 	// "field" names the argument.
 	CodeInvalidArgument = "INVALID_ARGUMENT"
 
-	// A device login (`fibe auth login --web`) that ended without a key:
-	// the user denied it in the browser, or the code expired (or its key
-	// was already handed out) before it was approved.
+	// CodeDeviceDenied and CodeDeviceExpired end a device login (`fibe
+	// auth login --web`) without a key: the user denied it in the browser,
+	// or the code expired (or its key was already handed out) before it was
+	// approved.
 	CodeDeviceDenied  = "ACCESS_DENIED"
 	CodeDeviceExpired = "DEVICE_CODE_EXPIRED"
 )

@@ -46,8 +46,8 @@ const (
 	EventReplay                        // the answer was an idempotent replay
 	EventRateWait                      // waiting for the rate-limit window to refill
 	EventKeyReuse                      // the journal gave a mutation the key of an unfinished run
-	// EventBreakerWait: an open breaker holds the request back and it waits
-	// (Policy.BreakerWait): Resource, BreakerState ("open": Delay until it
+	// EventBreakerWait is an open breaker holding the request back while it
+	// waits (Policy.BreakerWait): Resource, BreakerState ("open": Delay until it
 	// half-opens; "half-open": its probes are out), WaitLeft.
 	EventBreakerWait
 )

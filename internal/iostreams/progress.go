@@ -51,12 +51,12 @@ const (
 	// ProgressStopped leaves no line: the wait was abandoned (an interrupt,
 	// which the terminal already shows) or there is nothing to say.
 	ProgressStopped ProgressOutcome = iota
-	// ProgressDone: "✓ Rolling out x · done in 12s".
+	// ProgressDone leaves "✓ Rolling out x · done in 12s".
 	ProgressDone
-	// ProgressFailed: "✗ Rolling out x · failed after 12s".
+	// ProgressFailed leaves "✗ Rolling out x · failed after 12s".
 	ProgressFailed
-	// ProgressStillRunning: the wait gave up, the operation goes on:
-	// "… Rolling out x · still deploying after 12s".
+	// ProgressStillRunning is a wait that gave up while the operation goes
+	// on: "… Rolling out x · still deploying after 12s".
 	ProgressStillRunning
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// RetryCommand is the command line that repeats an interrupted mutation
+// retryCommand is the command line that repeats an interrupted mutation
 // safely: the same arguments plus --idempotency-key KEY, so the server
 // replays the first answer instead of running the mutation twice. A key
 // already on the command line is replaced. An --api-key is left out: keys
@@ -71,7 +71,7 @@ func CommandLine(invocation []string, args ...string) string {
 	return "fibe " + shellJoin(append(out, args...))
 }
 
-// ShellJoin quotes args for a POSIX shell so the printed command can be
+// shellJoin quotes args for a POSIX shell so the printed command can be
 // pasted back as is.
 func shellJoin(args []string) string {
 	quoted := make([]string, len(args))
@@ -98,7 +98,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// GaveAPIKey reports whether the command line passed --api-key, which
+// gaveAPIKey reports whether the command line passed --api-key, which
 // RetryCommand leaves out.
 func gaveAPIKey(invocation []string) bool {
 	for _, a := range invocation {

@@ -17,7 +17,7 @@ func EventHandler(ios *iostreams.IOStreams, invocation []string) func(client.Eve
 	return func(ev client.Event) { handleEvent(ios, invocation, ev) }
 }
 
-// HandleEvent renders one client event on ios. It may be called from any
+// handleEvent renders one client event on ios. It may be called from any
 // goroutine.
 func handleEvent(s *iostreams.IOStreams, invocation []string, ev client.Event) {
 	// Statuses, ids, reasons and labels may come from the server.

@@ -92,7 +92,7 @@ func (e *OpenError) Unwrap() error {
 	return gobreaker.ErrOpenState
 }
 
-// FormatRetryIn renders a wait as whole seconds, rounded up ("23s").
+// formatRetryIn renders a wait as whole seconds, rounded up ("23s").
 func formatRetryIn(d time.Duration) string {
 	if d <= 0 {
 		return "0s"

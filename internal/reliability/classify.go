@@ -145,16 +145,16 @@ func NothingSent(err error) bool {
 type MutationOutcome int
 
 const (
-	// OutcomeNoNews: the attempt says nothing of whether the mutation ran
-	// (a 429 refused this attempt before it ran, a refused connection
-	// sent nothing); what earlier attempts said still holds.
+	// OutcomeNoNews is an attempt that says nothing of whether the
+	// mutation ran (a 429 refused this attempt before it ran, a refused
+	// connection sent nothing); what earlier attempts said still holds.
 	OutcomeNoNews MutationOutcome = iota
-	// OutcomeSettled: the server answered for this key (a 2xx, or a
+	// OutcomeSettled is an answer of the server for this key (a 2xx, or a
 	// terminal 4xx), so whether it ran is known.
 	OutcomeSettled
-	// OutcomeUnknown: the request may have run and no answer says so (a
-	// 5xx, a timeout, a reset, a cancel with the request on the wire, or
-	// an earlier attempt still in flight).
+	// OutcomeUnknown is a request that may have run with no answer to say
+	// so (a 5xx, a timeout, a reset, a cancel with the request on the wire,
+	// or an earlier attempt still in flight).
 	OutcomeUnknown
 )
 

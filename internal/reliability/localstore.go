@@ -28,7 +28,7 @@ type breakerView struct {
 	f    breakerFile
 }
 
-// NewLocalStore returns the Store over r; name is what Describe says.
+// newLocalStore returns the Store over r; name is what Describe says.
 func newLocalStore(r Records, name string) *LocalStore {
 	return &LocalStore{rec: r, name: name, views: map[string]breakerView{}}
 }

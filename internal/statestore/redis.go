@@ -107,7 +107,7 @@ func OpenRedis(rawURL string, timeout time.Duration) (*Redis, error) {
 // Close closes the connections.
 func (s *Redis) Close() error { return s.rdb.Close() }
 
-// SharedByFleet: a Redis store is shared by many machines.
+// SharedByFleet reports true: a Redis store is shared by many machines.
 func (s *Redis) SharedByFleet() bool { return true }
 
 // Describe is the URL, password masked.
