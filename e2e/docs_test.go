@@ -4,9 +4,14 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -370,4 +375,65 @@ func renderImportGraph(graph map[string][]string) string {
 		wrap("", leaves, 2, "→ "+nothingOfFibe)
 	}
 	return b.String()
+}
+
+// citedDoc is a Markdown file named in a comment: "docs/contract.md",
+// "contract.md §5", "../bench/README.md".
+var citedDoc = regexp.MustCompile(`[A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)*\.md\b`)
+
+// TestCommentsCiteDocsOfTheRepository: every Markdown file a Go comment
+// names is in this repository: a bare name in docs/, at the root or beside
+// the file; a path from the root or from the file's directory. A comment
+// citing a document kept elsewhere sends its reader nowhere.
+func TestCommentsCiteDocsOfTheRepository(t *testing.T) {
+	const root = ".."
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && path != root) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		for _, group := range f.Comments {
+			for _, c := range group.List {
+				for _, name := range citedDoc.FindAllString(c.Text, -1) {
+					if strings.HasPrefix(name, ".md") || strings.HasPrefix(name, "http") {
+						continue
+					}
+					checked++
+					var candidates []string
+					if strings.Contains(name, "/") {
+						candidates = []string{filepath.Join(root, name), filepath.Join(dir, name)}
+					} else {
+						candidates = []string{filepath.Join(root, "docs", name), filepath.Join(root, name), filepath.Join(dir, name)}
+					}
+					if !slices.ContainsFunc(candidates, exists) {
+						t.Errorf("%s: a comment cites %s, which is not in the repository (looked for %s)",
+							fset.Position(c.Pos()), name, strings.Join(candidates, ", "))
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatal("no comment cites a document: the scan is broken")
+	}
 }
