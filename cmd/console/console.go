@@ -1,5 +1,5 @@
 // Package console is `fibe console`: a local web console over the same
-// client as the CLI (console.md).
+// client as the CLI (docs/console.md).
 package console
 
 import (

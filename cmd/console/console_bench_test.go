@@ -14,8 +14,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Benchmarks of the console's performance targets (console.md, issue
-// 16), in a real headless chromium against `fibe --api-url local console`:
+// Benchmarks of the console's performance targets (docs/console.md,
+// "Performance targets"), in a real headless chromium against
+// `fibe --api-url local console`:
 //
 //	go test -run '^$' -bench Console -benchtime 20x ./cmd/console
 //
