@@ -378,53 +378,68 @@ func renderImportGraph(graph map[string][]string) string {
 }
 
 // citedDoc is a Markdown file named in a comment: "docs/contract.md",
-// "contract.md §5", "../bench/README.md".
-var citedDoc = regexp.MustCompile(`[A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)*\.md\b`)
+// "contract.md §5", "../bench/README.md". URLs are taken out first.
+var (
+	citedDoc = regexp.MustCompile(`[A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)*\.md\b`)
+	anURL    = regexp.MustCompile(`[a-z]+://\S+`)
+)
 
-// TestCommentsCiteDocsOfTheRepository: every Markdown file a Go comment
-// names is in this repository: a bare name in docs/, at the root or beside
-// the file; a path from the root or from the file's directory. A comment
-// citing a document kept elsewhere sends its reader nowhere.
+// TestCommentsCiteDocsOfTheRepository: every Markdown file a comment of
+// the Go code or of the console's scripts names is in this repository: a
+// bare name in docs/, at the root or beside the file; a path from the root
+// or from the file's directory. A comment citing a document kept
+// elsewhere sends its reader nowhere.
 func TestCommentsCiteDocsOfTheRepository(t *testing.T) {
 	const root = ".."
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
-	fset := token.NewFileSet()
 	checked := 0
+	check := func(path, where, comment string) {
+		dir := filepath.Dir(path)
+		for _, name := range citedDoc.FindAllString(anURL.ReplaceAllString(comment, ""), -1) {
+			if strings.HasPrefix(name, ".md") {
+				continue
+			}
+			checked++
+			candidates := []string{filepath.Join(root, name), filepath.Join(dir, name)}
+			if !strings.Contains(name, "/") {
+				candidates = append([]string{filepath.Join(root, "docs", name)}, candidates...)
+			}
+			if !slices.ContainsFunc(candidates, exists) {
+				t.Errorf("%s: a comment cites %s, which is not in the repository (looked for %s)",
+					where, name, strings.Join(candidates, ", "))
+			}
+		}
+	}
+	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if name := d.Name(); name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && path != root) {
+			if name := d.Name(); name == "node_modules" || name == "testdata" || name == "dist" || (strings.HasPrefix(name, ".") && path != root) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Dir(path)
-		for _, group := range f.Comments {
-			for _, c := range group.List {
-				for _, name := range citedDoc.FindAllString(c.Text, -1) {
-					if strings.HasPrefix(name, ".md") || strings.HasPrefix(name, "http") {
-						continue
-					}
-					checked++
-					var candidates []string
-					if strings.Contains(name, "/") {
-						candidates = []string{filepath.Join(root, name), filepath.Join(dir, name)}
-					} else {
-						candidates = []string{filepath.Join(root, "docs", name), filepath.Join(root, name), filepath.Join(dir, name)}
-					}
-					if !slices.ContainsFunc(candidates, exists) {
-						t.Errorf("%s: a comment cites %s, which is not in the repository (looked for %s)",
-							fset.Position(c.Pos()), name, strings.Join(candidates, ", "))
-					}
+		switch filepath.Ext(path) {
+		case ".go":
+			f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			for _, group := range f.Comments {
+				for _, c := range group.List {
+					check(path, fset.Position(c.Pos()).String(), c.Text)
+				}
+			}
+		case ".js", ".mjs":
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for i, line := range strings.Split(string(data), "\n") {
+				if _, comment, ok := strings.Cut(line, "//"); ok {
+					check(path, fmt.Sprintf("%s:%d", path, i+1), comment)
 				}
 			}
 		}
