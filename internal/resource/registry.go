@@ -35,8 +35,8 @@ func MustLookup(name string) *Resource {
 	return r
 }
 
-// Playgrounds, Marquees and Playspecs are the descriptions the doors name
-// directly.
+// Playgrounds is the description of playgrounds. It, Marquees and
+// Playspecs are the descriptions the doors name directly.
 func Playgrounds() *Resource { return MustLookup("playgrounds") }
 
 // Marquees is the description of marquees.
