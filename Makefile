@@ -1,14 +1,16 @@
 # Everyday targets. CI (.ci/run) runs the same commands: gofmt, go vet,
-# golangci-lint and `go test -race -count=1 ./...`. See CONTRIBUTING.md.
+# golangci-lint, deadcode and `go test -race -count=1 ./...`. See
+# CONTRIBUTING.md.
 
 GO          ?= go
 GOLANGCI    ?= github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+DEADCODE    ?= golang.org/x/tools/cmd/deadcode@v0.52.0
 GORELEASER  ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.12.7
 
 # The end-to-end tests of the built binary.
 E2E_PKGS := ./e2e/...
 
-.PHONY: all build test lint fmt vet golangci e2e bench-short generate release-check release-snapshot release-build fuzz
+.PHONY: all build test lint fmt vet golangci deadcode e2e bench-short generate release-check release-snapshot release-build fuzz
 
 all: lint test
 
@@ -18,7 +20,7 @@ build:
 test:
 	$(GO) test -race ./...
 
-lint: fmt vet golangci
+lint: fmt vet golangci deadcode
 
 fmt:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then \
@@ -30,6 +32,11 @@ vet:
 # The linters of .golangci.yml (staticcheck among them), as .ci/run runs them.
 golangci:
 	$(GO) run $(GOLANGCI) run ./...
+
+# Functions that no command and no test reaches, as .ci/run checks them.
+deadcode:
+	@out="$$($(GO) run $(DEADCODE) -test ./...)"; if [ -n "$$out" ]; then \
+		echo "nothing reaches these functions:"; echo "$$out"; exit 1; fi
 
 e2e:
 	$(GO) test -race $(E2E_PKGS)
