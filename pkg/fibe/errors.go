@@ -189,58 +189,58 @@ func hasClass(err error, classes ...client.Class) bool {
 	return false
 }
 
-// IsNotFound: RESOURCE_NOT_FOUND, or an unknown code on a 404 (exit 3).
+// IsNotFound reports whether err is RESOURCE_NOT_FOUND, or an unknown code on a 404 (exit 3).
 func IsNotFound(err error) bool { return hasClass(err, client.ClassNotFound) }
 
-// IsAuth: UNAUTHORIZED or FORBIDDEN, or an unknown code on a 401 or 403 (exit 4).
+// IsAuth reports whether err is UNAUTHORIZED or FORBIDDEN, or an unknown code on a 401 or 403 (exit 4).
 func IsAuth(err error) bool { return hasClass(err, client.ClassAuth) }
 
-// IsValidation: VALIDATION_FAILED, BAD_REQUEST, INVALID_SORT or an unknown
+// IsValidation reports whether err is VALIDATION_FAILED, BAD_REQUEST, INVALID_SORT or an unknown
 // code on a 400 or 422 (exit 5), and INVALID_ARGUMENT, refused before
 // anything was sent (exit 2).
 func IsValidation(err error) bool { return hasClass(err, client.ClassInvalid, client.ClassUsage) }
 
-// IsConflict: CONFLICT or LOCKED, or an unknown code on a 409 or 423 (exit 6).
+// IsConflict reports whether err is CONFLICT or LOCKED, or an unknown code on a 409 or 423 (exit 6).
 func IsConflict(err error) bool { return hasClass(err, client.ClassConflict) }
 
-// IsNotFunded: MARQUEE_NOT_FUNDED, or an unknown code on a 402 (exit 7).
+// IsNotFunded reports whether err is MARQUEE_NOT_FUNDED, or an unknown code on a 402 (exit 7).
 // Topping the marquee up is the fix; retrying is not.
 func IsNotFunded(err error) bool {
 	c, e, ok := classOf(err)
 	return ok && c == client.ClassFunding && e.Code != CodeQuotaExceeded
 }
 
-// IsQuotaExceeded: QUOTA_EXCEEDED (exit 7).
+// IsQuotaExceeded reports whether err is QUOTA_EXCEEDED (exit 7).
 func IsQuotaExceeded(err error) bool {
 	c, e, ok := classOf(err)
 	return ok && c == client.ClassFunding && e.Code == CodeQuotaExceeded
 }
 
-// IsRateLimited: RATE_LIMITED, or an unknown code on a 429 (exit 8).
+// IsRateLimited reports whether err is RATE_LIMITED, or an unknown code on a 429 (exit 8).
 func IsRateLimited(err error) bool { return hasClass(err, client.ClassRateLimited) }
 
-// IsCircuitOpen: CIRCUIT_OPEN, nothing was sent (exit 9). Error.Resource
+// IsCircuitOpen reports whether err is CIRCUIT_OPEN, nothing was sent (exit 9). Error.Resource
 // names the breaker, Error.RetryAfter the time until it half-opens.
 func IsCircuitOpen(err error) bool { return hasClass(err, client.ClassCircuitOpen) }
 
-// IsAsyncTimeout: ASYNC_TIMEOUT, the wait ran out (exit 10). The operation
+// IsAsyncTimeout reports whether err is ASYNC_TIMEOUT, the wait ran out (exit 10). The operation
 // may still finish: Error.OperationID resumes it (Operations.Wait).
 func IsAsyncTimeout(err error) bool { return hasClass(err, client.ClassAsyncTimeout) }
 
-// IsRemoteFailed: an accepted operation ended in failure:
+// IsRemoteFailed reports whether err is the failure an accepted operation ended in:
 // REMOTE_REQUEST_FAILED, PLAYGROUND_TERMINAL_STATE or any other code it
 // ended with (exit 11).
 func IsRemoteFailed(err error) bool { return hasClass(err, client.ClassRemoteFailed) }
 
-// IsUnavailable: NETWORK_ERROR, REQUEST_TIMEOUT, SESSION_EXPIRED, or
+// IsUnavailable reports whether err is NETWORK_ERROR, REQUEST_TIMEOUT, SESSION_EXPIRED, or
 // INTERNAL_ERROR and any unknown code on a 5xx (exit 12).
 func IsUnavailable(err error) bool { return hasClass(err, client.ClassUnavailable) }
 
-// IsCancelled: CANCELLED, the context ended (exit 130); errors.Is(err,
+// IsCancelled reports whether err is CANCELLED, the context ended (exit 130); errors.Is(err,
 // context.Canceled) or context.DeadlineExceeded tells which.
 func IsCancelled(err error) bool { return hasClass(err, client.ClassInterrupted) }
 
-// IsPlaygroundTerminal: the code is PLAYGROUND_TERMINAL_STATE, or
+// IsPlaygroundTerminal reports whether the code is PLAYGROUND_TERMINAL_STATE, or
 // IsRemoteFailed and Details["status"] is error, failed or destroyed.
 func IsPlaygroundTerminal(err error) bool {
 	c, e, ok := classOf(err)
