@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/localapi"
 	"github.com/fibegg/fibe/internal/mcpserver"
 	"github.com/fibegg/fibe/internal/reliability"
 )
@@ -23,7 +24,9 @@ import (
 //
 // Targets (issue "fibe mcp serve"): spawn to an answered initialize
 // ≤ 30 ms median; a tool call ≤ 1 ms more than the same client call
-// (in-memory transport); ≤ 2 MiB of heap per idle session.
+// (in-memory transport); ≤ 2 MiB of heap per idle session. The issue
+// "Agents" asks the per-call overhead against the emulator ≤ 1 ms
+// median: BenchmarkMCPCallOverhead.
 
 // BenchmarkMCPSpawnToInitialize launches `fibe mcp serve` as an MCP
 // client does and times until its initialize answer arrived.
@@ -47,17 +50,23 @@ func BenchmarkMCPSpawnToInitialize(b *testing.B) {
 		times = append(times, time.Since(began))
 		_ = cs.Close()
 	}
-	b.ReportMetric(float64(median(times).Microseconds())/1000, "ms-median")
+	b.ReportMetric(msOf(median(times)), "ms-median")
+	b.ReportMetric(msOf(quantile(times, 0.9)), "ms-p90")
 }
 
-func median(ds []time.Duration) time.Duration {
+func median(ds []time.Duration) time.Duration { return quantile(ds, 0.5) }
+
+// quantile is the q-quantile of ds (nearest rank), 0 when empty.
+func quantile(ds []time.Duration, q float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
 	s := slices.Clone(ds)
 	slices.Sort(s)
-	return s[len(s)/2]
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // mcpSession connects the SDK's client to a server in memory; every call
 // builds its client from opts, as `fibe mcp serve` does.
@@ -109,6 +118,66 @@ func BenchmarkMCPToolCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkMCPCallOverhead is what the MCP server adds to a call against
+// the emulator (internal/localapi on 127.0.0.1, as `--api-url local` has
+// it over a socket): each iteration makes the same request once through
+// the client directly and once as a tool call through the SDK's client
+// over the in-memory transport, back to back, so both meet the same load.
+// Reported: the median of each, and the median of the paired differences
+// (the overhead; target ≤ 1 ms).
+func BenchmarkMCPCallOverhead(b *testing.B) {
+	emu, err := startEmulator(localapi.Config{Seed: 1, RateLimit: unlimited})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer emu.Close()
+	ctx := context.Background()
+	if err := emu.createPlayground(ctx, "mcp-bench", "local"); err != nil {
+		b.Fatal(err)
+	}
+	opts := client.Options{BaseURL: emu.URL, APIKey: emu.Key, UserAgent: "fibe-bench",
+		Store: reliability.NewMemoryStore(), Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	cases := []struct {
+		name   string
+		tool   string
+		args   map[string]any
+		direct func(c *client.Client) error
+	}{
+		{"whoami", "fibe_whoami", nil, func(c *client.Client) error { _, _, err := c.Me(ctx); return err }},
+		{"playgrounds_get", "fibe_playgrounds_get", map[string]any{"playground": "mcp-bench"},
+			func(c *client.Client) error { _, _, err := c.Playgrounds.Get(ctx, "mcp-bench"); return err }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			c, err := client.New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cs, closeAll := mcpSession(b, opts)
+			defer closeAll()
+			var direct, viaMCP, extra []time.Duration
+			for b.Loop() {
+				began := time.Now()
+				if err := tc.direct(c); err != nil {
+					b.Fatal(err)
+				}
+				d := time.Since(began)
+				began = time.Now()
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+				m := time.Since(began)
+				if err != nil || res.IsError {
+					b.Fatalf("%v %+v", err, res)
+				}
+				direct, viaMCP, extra = append(direct, d), append(viaMCP, m), append(extra, m-d)
+			}
+			b.ReportMetric(msOf(median(direct)), "client-ms-median")
+			b.ReportMetric(msOf(median(viaMCP)), "mcp-ms-median")
+			b.ReportMetric(msOf(median(extra)), "overhead-ms-median")
+			b.ReportMetric(msOf(quantile(extra, 0.9)), "overhead-ms-p90")
+		})
+	}
 }
 
 // BenchmarkMCPIdleSessionHeap is the heap an initialized, idle session holds.
