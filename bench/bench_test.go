@@ -169,6 +169,9 @@ func TestCLITimingMeasuresAChild(t *testing.T) {
 		if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 			continue // no rusage here
 		}
+		if r.CPU <= 0 {
+			t.Errorf("CPU time %s: the child's rusage was not read", r.CPU)
+		}
 		if r.MaxRSS < 1_000_000 {
 			t.Errorf("max RSS %d bytes: a Go process is larger than 1 MB", r.MaxRSS)
 		}
@@ -211,5 +214,26 @@ func TestSoakShort(t *testing.T) {
 	}
 	if strings.Contains(md, "| no |") {
 		t.Fatalf("a soak target was missed:\n%s", md)
+	}
+}
+
+// TestStartupWithoutCLI keeps the startup scenario wired: without a CLI
+// to time it says so rather than failing, and names the comparison it
+// cannot make.
+func TestStartupWithoutCLI(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"-short", "-no-cli", "-out", out, "startup"}, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "startup.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## CLI start-up", "Not measured: no CLI binary", "public Fibe CLI"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("startup.md lacks %q:\n%s", want, b)
+		}
 	}
 }

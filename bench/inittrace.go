@@ -67,7 +67,7 @@ func traceInit(ctx context.Context, bin string, args, environ []string) (initTra
 // initSection measures `fibe version`'s package initialisation n times.
 func initSection(ctx context.Context, r *report, bin string, environ []string, n int) section {
 	var t table
-	t.Header = []string{"command", "runs", "init clock: median", "max", "init allocations", "of which fibe's packages", "packages", "heaviest"}
+	t.Header = []string{"command", "runs", "init clock: min", "median", "p90", "max", "init allocations", "of which fibe's packages", "packages", "heaviest"}
 	sec := section{Heading: "Package initialisation (GODEBUG=inittrace=1)", Table: t}
 	var clocks []time.Duration
 	var last initTrace
@@ -81,9 +81,9 @@ func initSection(ctx context.Context, r *report, bin string, environ []string, n
 		last = tr
 	}
 	med, mx, _ := medianMax(clocks)
-	sec.Table.add("`fibe version`", fmt.Sprint(n), fmtDur(med), fmtDur(mx), fmt.Sprintf("%d KB", last.Bytes/1024),
+	sec.Table.add("`fibe version`", fmt.Sprint(n), fmtDur(quantile(clocks, 0)), fmtDur(med), fmtDur(quantile(clocks, 0.9)), fmtDur(mx), fmt.Sprintf("%d KB", last.Bytes/1024),
 		fmt.Sprintf("%d KB", last.FibeBytes/1024), fmt.Sprint(last.Packages), fmt.Sprintf("%s (%d KB)", last.Heaviest, last.HeaviestKB))
-	sec.After = append(sec.After, "The clock column sums every package's init clock time, as the runtime reports it; it is the first thing a busy machine inflates. The allocations are deterministic: e2e/cli_startup_test.go holds them under a bound, so start-up stays lazy (templates, the console bundle, JSON schemas, regexps and Redis scripts are built on first use).")
-	r.check("`fibe version`: package init ≤ 3 ms (median, summed inittrace clock; the issue's budget is for an idle machine)", med <= 3*time.Millisecond, "%s", fmtDur(med))
+	sec.After = append(sec.After, "The clock columns sum every package's init clock time, as the runtime reports it; it is the first thing a busy machine inflates, and only ever upwards, so the minimum over the runs is the best estimate here of what an idle machine would show. The allocations are deterministic: e2e/cli_startup_test.go holds them under a bound, so start-up stays lazy (templates, the console bundle, JSON schemas, regexps and Redis scripts are built on first use).")
+	r.check("`fibe version`: package init ≤ 3 ms (median, summed inittrace clock; the issue's budget is for an idle machine)", med <= 3*time.Millisecond, "%s (min %s)", fmtDur(med), fmtDur(quantile(clocks, 0)))
 	return sec
 }

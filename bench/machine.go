@@ -87,3 +87,18 @@ func kernelRelease() string {
 	}
 	return strings.TrimSpace(string(b))
 }
+
+// loadAverage is the system's load average over 1, 5 and 15 minutes as
+// /proc/loadavg gives it ("" where there is none): a wall-clock figure
+// means little without how busy the machine was.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], ", ")
+}

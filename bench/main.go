@@ -34,6 +34,7 @@ var scenarios = []scenario{
 // longScenarios run only when named: "all" leaves them out.
 var longScenarios = []scenario{
 	{"soak", "Soak: thousands of CLI operations under hostile faults, re-run plainly", runSoak},
+	{"startup", "Start-up: `fibe version` and `fibe --api-url local pg list`, and package initialisation", runStartup},
 }
 
 // runEnv is what every scenario gets: the mode, where to put scratch files,
@@ -47,8 +48,10 @@ type runEnv struct {
 	ModuleDir string
 	// CLI, when set, is a prebuilt binary to time instead of building one.
 	CLI string
-	// CLIRuns is how many times each CLI command is run.
-	CLIRuns int
+	// CLIRuns is how many times each CLI command is run; CLIRunsSet says
+	// -cli-runs chose it.
+	CLIRuns    int
+	CLIRunsSet bool
 	// SoakOps overrides the soak's operation count; SoakProcs runs each
 	// operation as a real fibe process.
 	SoakOps   int
@@ -102,6 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory for <scenario>.md results (default bench/results for a full run, none for -short)")
 	cliBin := fs.String("cli", "", "prebuilt fibe binary to time in the overhead scenario (default: build one)")
 	noCLI := fs.Bool("no-cli", false, "skip timing the CLI in the overhead scenario")
+	cliRuns := fs.Int("cli-runs", 0, "times each CLI command is run (default 20 in overhead, 50 in startup, 3 with -short)")
 	soakOps := fs.Int("soak-ops", 0, "soak: number of operations (default 10000, or 200 with -short), in waves of 500")
 	soakProcs := fs.Bool("soak-procs", false, "soak: run each operation as a real fibe process (built, or -cli) instead of in process")
 	soakSeed := fs.Int64("soak-seed", 0, "soak: random seed of the emulator's faults and of the choice of operations (default 12)")
@@ -144,6 +148,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	})
 	if *short {
 		env.CLIRuns = 3
+	}
+	if *cliRuns > 0 {
+		env.CLIRuns, env.CLIRunsSet = *cliRuns, true
 	}
 	if *noCLI {
 		env.ModuleDir, env.CLI = "", ""

@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"testing"
 	"time"
 
@@ -55,16 +54,6 @@ func BenchmarkMCPSpawnToInitialize(b *testing.B) {
 }
 
 func median(ds []time.Duration) time.Duration { return quantile(ds, 0.5) }
-
-// quantile is the q-quantile of ds (nearest rank), 0 when empty.
-func quantile(ds []time.Duration, q float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

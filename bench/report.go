@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -169,6 +170,16 @@ func (r *report) publish(stdout io.Writer, dir string) (string, error) {
 }
 
 // Small formatting helpers shared by the scenarios.
+
+// quantile is the q-quantile of ds (nearest rank), 0 when empty.
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
+}
 
 func fmtDur(d time.Duration) string {
 	switch {

@@ -27,6 +27,7 @@ type helperResult struct {
 	WallNS    int64 `json:"wall_ns"`
 	MaxRSS    int64 `json:"max_rss"`
 	HelperRSS int64 `json:"helper_rss"`
+	CPUNS     int64 `json:"cpu_ns"` // the child's user + system CPU time
 	Exit      int   `json:"exit"`
 }
 
@@ -55,6 +56,7 @@ func measuringHelper(args []string) int {
 		return 1
 	}
 	res.MaxRSS = maxRSS(cmd.ProcessState)
+	res.CPUNS = int64(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime())
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		return 1
 	}
