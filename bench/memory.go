@@ -11,13 +11,14 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// memoryNow is the heap in use after a collection, and the process's peak
-// RSS so far (0 where the system does not say).
-func memoryNow() (heapInuse uint64, peakRSS int64) {
+// memoryNow is, after a collection, the heap in use (whole spans) and the
+// live heap (the bytes of live objects), and the process's peak RSS so far
+// (0 where the system does not say).
+func memoryNow() (heapInuse, heapAlloc uint64, peakRSS int64) {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return m.HeapInuse, selfMaxRSS()
+	return m.HeapInuse, m.HeapAlloc, selfMaxRSS()
 }
 
 // writeHeapProfile writes the heap profile (after a collection) to path,
