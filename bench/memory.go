@@ -42,10 +42,12 @@ func writeHeapProfile(path string) error {
 // fibe's share says whether fibe keeps what it should let go.
 type heapOwners struct {
 	// Emulator: the allocation stack goes through internal/localapi, or
-	// through net/http's server (which in the soak serves only the emulator).
+	// through net/http's server (which in the soak serves only the
+	// emulator) with no frame of the benchmark's nearer the allocation.
 	Emulator int64
 	// Harness: allocated by the benchmark itself (package main: the ledger,
-	// the plans, the reports) with no fibe frame nearer the allocation.
+	// the plans, the server-side request recorder, the reports) with no
+	// fibe or emulator frame nearer the allocation.
 	Harness int64
 	// Fibe: the rest: allocations whose nearest owned frame is a fibe
 	// package (cmd, client, reliability, statestore, ...), and those with no
@@ -104,11 +106,12 @@ func attributeHeap(p *profile.Profile) (heapOwners, error) {
 }
 
 // heapOwner names who allocated one sample: "emulator" when any frame is
-// the emulator's or the HTTP server's, else the nearest frame (from the
-// allocation up) that is fibe's ("fibe") or the benchmark's ("harness"),
+// the emulator's; else the nearest frame (from the allocation up) that is
+// fibe's ("fibe") or the benchmark's ("harness"); else "emulator" when the
+// HTTP server is on the stack (reading a request the emulator keeps),
 // else "fibe".
 func heapOwner(s *profile.Sample) string {
-	nearest := ""
+	nearest, server := "", false
 	for _, loc := range s.Location { // leaf first
 		for _, ln := range loc.Line { // inlined callees first
 			if ln.Function == nil {
@@ -116,8 +119,10 @@ func heapOwner(s *profile.Sample) string {
 			}
 			name := ln.Function.Name
 			switch {
-			case strings.HasPrefix(name, emulatorPkg), strings.HasPrefix(name, "net/http.(*conn)."), strings.HasPrefix(name, "net/http.(*Server)."):
+			case strings.HasPrefix(name, emulatorPkg):
 				return "emulator"
+			case strings.HasPrefix(name, "net/http.(*conn)."), strings.HasPrefix(name, "net/http.(*Server)."):
+				server = true
 			case nearest == "" && strings.HasPrefix(name, fibePkg):
 				nearest = "fibe"
 			case nearest == "" && strings.HasPrefix(name, "main."):
@@ -125,10 +130,13 @@ func heapOwner(s *profile.Sample) string {
 			}
 		}
 	}
-	if nearest == "" {
-		return "fibe"
+	switch {
+	case nearest != "":
+		return nearest
+	case server:
+		return "emulator"
 	}
-	return nearest
+	return "fibe"
 }
 
 // fmtBytes renders a size in MiB ("-" when unknown).
