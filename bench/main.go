@@ -159,6 +159,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Visit(func(f *flag.Flag) {
 		switch b, isBool := f.Value.(interface{ IsBoolFlag() bool }); {
 		case f.Name == "out":
+		case f.Name == "soak-memprofile": // a path of the machine that ran it
+			given = append(given, "-soak-memprofile=FILE")
 		case isBool && b.IsBoolFlag() && f.Value.String() == "true":
 			given = append(given, "-"+f.Name)
 		default:
