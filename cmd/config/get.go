@@ -13,13 +13,13 @@ import (
 
 // GetOptions are the inputs of `fibe config get`.
 type GetOptions struct {
-	Factory *cmdutil.Factory
-	Key     string
+	cmdutil.Seams
+	Key string
 }
 
 // NewCmdGet builds `fibe config get <key>`.
 func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
-	opts := &GetOptions{Factory: f}
+	opts := &GetOptions{Seams: f.Seams()}
 	return &cobra.Command{
 		Use:   "get <key>",
 		Short: "Print the effective value of a setting",
@@ -41,12 +41,12 @@ func NewCmdGet(f *cmdutil.Factory, runF func(context.Context, *GetOptions) error
 }
 
 func getRun(opts *GetOptions) error {
-	cfg, err := opts.Factory.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
 	v, _ := cfg.Get(opts.Key)
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(v)
 	}

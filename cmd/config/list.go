@@ -11,12 +11,12 @@ import (
 
 // ListOptions are the inputs of `fibe config list`.
 type ListOptions struct {
-	Factory *cmdutil.Factory
+	cmdutil.Seams
 }
 
 // NewCmdList builds `fibe config list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Factory: f}
+	opts := &ListOptions{Seams: f.Seams()}
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -34,11 +34,11 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 }
 
 func listRun(opts *ListOptions) error {
-	cfg, err := opts.Factory.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		return ios.PrintJSON(cfg.Values())
 	}

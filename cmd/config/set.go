@@ -13,14 +13,16 @@ import (
 
 // SetOptions are the inputs of `fibe config set`.
 type SetOptions struct {
-	Factory *cmdutil.Factory
+	cmdutil.Seams
+	// Profile is the profile the value is set in.
+	Profile func() (string, error)
 	Key     string
 	Value   string
 }
 
 // NewCmdSet builds `fibe config set <key> <value>`.
 func NewCmdSet(f *cmdutil.Factory, runF func(context.Context, *SetOptions) error) *cobra.Command {
-	opts := &SetOptions{Factory: f}
+	opts := &SetOptions{Seams: f.Seams(), Profile: f.Profile}
 	return &cobra.Command{
 		Use:   "set <key> <value>",
 		Short: "Write a setting (an empty value removes it)",
@@ -41,9 +43,8 @@ func NewCmdSet(f *cmdutil.Factory, runF func(context.Context, *SetOptions) error
 }
 
 func setRun(opts *SetOptions) error {
-	f := opts.Factory
 	// Only the profile: the file may hold the bad value this call repairs.
-	profile, err := f.Profile()
+	profile, err := opts.Profile()
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func setRun(opts *SetOptions) error {
 		}
 		return err
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	if ios.JSON() {
 		s, _ := config.Lookup(opts.Key)
 		return ios.PrintJSON(map[string]any{"key": opts.Key, "value": s.Display(opts.Value), "profile": profile, "file": file})
