@@ -113,3 +113,29 @@ func checkRef(field, ref string) error {
 	}
 	return nil
 }
+
+// onRef is the begin of a mutation of the item ref: the call's options and
+// the key bound to ctx, checked, and ref not empty.
+func (c *Client) onRef(ctx context.Context, ref string, opts []CallOption) (*callOptions, client.MutationOptions, error) {
+	o, mo, err := c.mutation(ctx, opts)
+	if err == nil {
+		err = checkRef("ref", ref)
+	}
+	return o, mo, err
+}
+
+// paramsBody is the request body of a create's or an update's params,
+// built by the resource's description; nil params are refused.
+func paramsBody[P any, PP interface {
+	*P
+	body() (map[string]any, error)
+}](p PP) (map[string]any, error) {
+	if p == nil {
+		return nil, invalidArgument("params", "is nil")
+	}
+	body, err := p.body()
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return body, nil
+}

@@ -45,12 +45,9 @@ func (s *MarqueesService) Create(ctx context.Context, p *MarqueeCreateParams, op
 	if err != nil {
 		return nil, nil, err
 	}
-	if p == nil {
-		return nil, nil, invalidArgument("params", "is nil")
-	}
-	body, err := p.body()
+	body, err := paramsBody(p)
 	if err != nil {
-		return nil, nil, inputError(err)
+		return nil, nil, err
 	}
 	m, meta, err := s.c.c.Marquees.Create(ctx, body, mo, o.wait())
 	return result[Marquee](m, meta, err)
@@ -58,19 +55,13 @@ func (s *MarqueesService) Create(ctx context.Context, p *MarqueeCreateParams, op
 
 // Update changes a marquee; a 202 is waited on unless NoWait.
 func (s *MarqueesService) Update(ctx context.Context, ref string, p *MarqueeUpdateParams, opts ...CallOption) (*Marquee, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkRef("ref", ref); err != nil {
-		return nil, nil, err
-	}
-	if p == nil {
-		return nil, nil, invalidArgument("params", "is nil")
-	}
-	body, err := p.body()
+	body, err := paramsBody(p)
 	if err != nil {
-		return nil, nil, inputError(err)
+		return nil, nil, err
 	}
 	m, meta, err := s.c.c.Marquees.UpdateWait(ctx, ref, body, mo, o.wait())
 	return result[Marquee](m, meta, err)
@@ -78,11 +69,8 @@ func (s *MarqueesService) Update(ctx context.Context, ref string, p *MarqueeUpda
 
 // Delete deletes a marquee; a 202 is waited on unless NoWait.
 func (s *MarqueesService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRef("ref", ref); err != nil {
 		return nil, err
 	}
 	meta, err := s.c.c.Marquees.Delete(ctx, ref, mo, o.wait())
@@ -95,11 +83,8 @@ func (s *MarqueesService) Delete(ctx context.Context, ref string, opts ...CallOp
 // TestConnection checks that the platform reaches the marquee over SSH
 // (an operation, waited on unless NoWait).
 func (s *MarqueesService) TestConnection(ctx context.Context, ref string, opts ...CallOption) (*ConnectionTest, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkRef("ref", ref); err != nil {
 		return nil, nil, err
 	}
 	ct, meta, err := s.c.c.Marquees.TestConnection(ctx, ref, mo, o.wait())
@@ -109,11 +94,8 @@ func (s *MarqueesService) TestConnection(ctx context.Context, ref string, opts .
 // GenerateSSHKey makes the marquee a new SSH key pair and returns its
 // public key (an operation, waited on unless NoWait).
 func (s *MarqueesService) GenerateSSHKey(ctx context.Context, ref string, opts ...CallOption) (*SSHKey, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkRef("ref", ref); err != nil {
 		return nil, nil, err
 	}
 	k, meta, err := s.c.c.Marquees.SSHKey(ctx, ref, mo, o.wait())

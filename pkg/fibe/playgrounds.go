@@ -66,12 +66,9 @@ func (s *PlaygroundsService) Create(ctx context.Context, p *PlaygroundCreatePara
 	if err != nil {
 		return nil, nil, err
 	}
-	if p == nil {
-		return nil, nil, invalidArgument("params", "is nil")
-	}
-	body, err := p.body()
+	body, err := paramsBody(p)
 	if err != nil {
-		return nil, nil, inputError(err)
+		return nil, nil, err
 	}
 	pg, meta, err := s.c.c.Playgrounds.Create(ctx, body, mo, o.wait())
 	return result[Playground](pg, meta, err)
@@ -79,19 +76,13 @@ func (s *PlaygroundsService) Create(ctx context.Context, p *PlaygroundCreatePara
 
 // Update changes a playground; a 202 is waited on unless NoWait.
 func (s *PlaygroundsService) Update(ctx context.Context, ref string, p *PlaygroundUpdateParams, opts ...CallOption) (*Playground, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkRef("ref", ref); err != nil {
-		return nil, nil, err
-	}
-	if p == nil {
-		return nil, nil, invalidArgument("params", "is nil")
-	}
-	body, err := p.body()
+	body, err := paramsBody(p)
 	if err != nil {
-		return nil, nil, inputError(err)
+		return nil, nil, err
 	}
 	pg, meta, err := s.c.c.Playgrounds.UpdateWait(ctx, ref, body, mo, o.wait())
 	return result[Playground](pg, meta, err)
@@ -100,11 +91,8 @@ func (s *PlaygroundsService) Update(ctx context.Context, ref string, p *Playgrou
 // Delete deletes a playground; a 202 (its services are still up) is
 // waited on unless NoWait.
 func (s *PlaygroundsService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRef("ref", ref); err != nil {
 		return nil, err
 	}
 	meta, err := s.c.c.Playgrounds.Delete(ctx, ref, mo, o.wait())
@@ -141,11 +129,8 @@ func (s *PlaygroundsService) Start(ctx context.Context, ref string, opts ...Call
 // Action runs any action_type of the API (rollout, hard_restart, stop,
 // start, ...) as Rollout does; Force sends "force": true.
 func (s *PlaygroundsService) Action(ctx context.Context, ref, action string, opts ...CallOption) (*PlaygroundStatus, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkRef("ref", ref); err != nil {
 		return nil, nil, err
 	}
 	if err := checkRef("action", action); err != nil {
@@ -167,11 +152,8 @@ func (s *PlaygroundsService) Status(ctx context.Context, ref string) (*Playgroun
 // RefreshStatus asks the platform to look at a playground again and
 // returns the status it found (an operation, waited on unless NoWait).
 func (s *PlaygroundsService) RefreshStatus(ctx context.Context, ref string, opts ...CallOption) (*PlaygroundStatus, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkRef("ref", ref); err != nil {
 		return nil, nil, err
 	}
 	st, meta, err := s.c.c.Playgrounds.RefreshStatus(ctx, ref, mo, o.wait())
