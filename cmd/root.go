@@ -68,14 +68,17 @@ Try it without an account against the embedded local API:
 
   fibe --api-url local pg create --name demo --playspec web --marquee local
   fibe --api-url local pg rollout demo`,
-		Version:       build.Version,
+		// Any non-empty Version gives cobra its --version flag; the
+		// template reads the stamp only when --version is asked for.
+		Version:       "-",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return applyGlobals(f, cmd, g)
 		},
 	}
-	root.SetVersionTemplate("fibe {{.Version}}\n")
+	cobra.AddTemplateFunc("fibeVersion", func() string { v, _, _ := build.Stamp(); return v })
+	root.SetVersionTemplate("fibe {{fibeVersion}}\n")
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(),
 		"{{rpad .Name .NamePadding }} {{.Short}}", "{{rpad .Name .NamePadding }}  {{.Short}}"))
 	root.SetOut(f.IOStreams.Out)

@@ -23,7 +23,8 @@ type Info struct {
 
 // Current describes this binary.
 func Current() Info {
-	return Info{Version: build.Version, Commit: build.Commit, Date: build.Date,
+	version, commit, date := build.Stamp()
+	return Info{Version: version, Commit: commit, Date: date,
 		Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 }
 

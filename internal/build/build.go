@@ -17,10 +17,12 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"sync"
 )
 
-// Version, Commit and Date are set at build time with -ldflags -X, or else
-// from the build info when the binary is started.
+// Version, Commit and Date are set at build time with -ldflags -X; Stamp
+// fills what they leave unset from the build info, on first use (reading
+// the build info costs allocations no command but version needs at start).
 var (
 	Version = "dev"
 	Commit  = "none"
@@ -34,10 +36,18 @@ const (
 	unsetDate    = "unknown"
 )
 
-func init() {
-	info, _ := debug.ReadBuildInfo()
-	Version, Commit, Date = resolve(info, Version, Commit, Date)
+// Stamp returns the version, commit and date of this binary: the linker's,
+// completed from the build info.
+func Stamp() (version, commit, date string) {
+	s := stamp()
+	return s[0], s[1], s[2]
 }
+
+var stamp = sync.OnceValue(func() [3]string {
+	info, _ := debug.ReadBuildInfo()
+	v, c, d := resolve(info, Version, Commit, Date)
+	return [3]string{v, c, d}
+})
 
 // resolve fills what the linker did not set from the build info.
 func resolve(info *debug.BuildInfo, version, commit, date string) (string, string, string) {

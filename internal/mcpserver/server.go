@@ -73,7 +73,8 @@ func New(cfg Config) *mcp.Server {
 	if cfg.Log != nil {
 		opts.Logger = slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Fibe", Version: build.Version}, opts)
+	version, _, _ := build.Stamp()
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Fibe", Version: version}, opts)
 	res.register(s)
 	// The tools and their schemas are built when a client first asks for
 	// them, not at startup: answering initialize stays fast.
