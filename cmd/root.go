@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -77,7 +78,7 @@ Try it without an account against the embedded local API:
 			return applyGlobals(f, cmd, g)
 		},
 	}
-	cobra.AddTemplateFunc("fibeVersion", func() string { v, _, _ := build.Stamp(); return v })
+	addVersionFunc()
 	root.SetVersionTemplate("fibe {{fibeVersion}}\n")
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(),
 		"{{rpad .Name .NamePadding }} {{.Short}}", "{{rpad .Name .NamePadding }}  {{.Short}}"))
@@ -292,3 +293,10 @@ func wantsJSON(args []string) bool {
 	}
 	return false
 }
+
+// addVersionFunc gives cobra's templates fibeVersion, once per process:
+// cobra keeps template functions in one map for every command tree, and
+// trees are built concurrently (the soak, tests).
+var addVersionFunc = sync.OnceFunc(func() {
+	cobra.AddTemplateFunc("fibeVersion", func() string { v, _, _ := build.Stamp(); return v })
+})
