@@ -50,32 +50,17 @@ func marquees() *Resource {
 				Result: reflect.TypeFor[client.ConnectionTest]()},
 		},
 		Item: reflect.TypeFor[client.Marquee](),
-		ops: ops{
-			list: func(ctx context.Context, c *client.Client, lo client.ListOptions) (any, *client.ListMeta, error) {
-				return c.Marquees.List(ctx, lo)
-			},
-			listAll: func(ctx context.Context, c *client.Client, lo client.ListOptions) (any, error) {
-				return c.Marquees.ListAll(ctx, lo)
-			},
-			get: func(ctx context.Context, c *client.Client, ref string) (any, *client.Response, error) {
-				m, resp, err := c.Marquees.Get(ctx, ref)
-				return nilIfNone(m), resp, err
-			},
-			create: func(ctx context.Context, c *client.Client, body map[string]any, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
-				m, resp, err := c.Marquees.Create(ctx, body, mo, wo)
-				return nilIfNone(m), resp, err
-			},
-			update: func(ctx context.Context, c *client.Client, ref string, body map[string]any, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
-				m, resp, err := c.Marquees.UpdateWait(ctx, ref, body, mo, wo)
-				return nilIfNone(m), resp, err
-			},
-			delete: func(ctx context.Context, c *client.Client, ref string, mo client.MutationOptions, wo client.WaitOptions) (*client.Response, error) {
-				return c.Marquees.Delete(ctx, ref, mo, wo)
-			},
-			action: func(ctx context.Context, c *client.Client, ref string, _ Action, _ bool, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
-				res, resp, err := c.Marquees.TestConnection(ctx, ref, mo, wo)
-				return nilIfNone(res), resp, err
-			},
-		},
+		ops:  marqueeOps(),
 	}
+}
+
+// marqueeOps are the generic verbs and the connection test on the
+// client's marquees service.
+func marqueeOps() ops {
+	o := writeOps[client.Marquee](func(c *client.Client) *client.MarqueesService { return c.Marquees })
+	o.action = func(ctx context.Context, c *client.Client, ref string, _ Action, _ bool, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
+		res, resp, err := c.Marquees.TestConnection(ctx, ref, mo, wo)
+		return nilIfNone(res), resp, err
+	}
+	return o
 }

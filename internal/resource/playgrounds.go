@@ -57,43 +57,28 @@ func playgrounds() *Resource {
 		},
 		CreateWaitsFor: "running",
 		Item:           reflect.TypeFor[client.Playground](),
-		ops: ops{
-			list: func(ctx context.Context, c *client.Client, lo client.ListOptions) (any, *client.ListMeta, error) {
-				return c.Playgrounds.List(ctx, lo)
-			},
-			listAll: func(ctx context.Context, c *client.Client, lo client.ListOptions) (any, error) {
-				return c.Playgrounds.ListAll(ctx, lo)
-			},
-			get: func(ctx context.Context, c *client.Client, ref string) (any, *client.Response, error) {
-				p, resp, err := c.Playgrounds.Get(ctx, ref)
-				return nilIfNone(p), resp, err
-			},
-			create: func(ctx context.Context, c *client.Client, body map[string]any, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
-				p, resp, err := c.Playgrounds.Create(ctx, body, mo, wo)
-				return nilIfNone(p), resp, err
-			},
-			update: func(ctx context.Context, c *client.Client, ref string, body map[string]any, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
-				p, resp, err := c.Playgrounds.UpdateWait(ctx, ref, body, mo, wo)
-				return nilIfNone(p), resp, err
-			},
-			delete: func(ctx context.Context, c *client.Client, ref string, mo client.MutationOptions, wo client.WaitOptions) (*client.Response, error) {
-				return c.Playgrounds.Delete(ctx, ref, mo, wo)
-			},
-			action: func(ctx context.Context, c *client.Client, ref string, a Action, force bool, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
-				st, resp, err := c.Playgrounds.Action(ctx, ref, a.Wire, force, mo, wo)
-				return nilIfNone(st), resp, err
-			},
-			waitFor: func(ctx context.Context, c *client.Client, name, status string, wo client.WaitOptions) (any, error) {
-				st, err := c.Playgrounds.Wait(ctx, name, status, wo)
-				if st == nil {
-					return nil, err
-				}
-				return &st.Playground, err
-			},
-			nameOf: func(item any) (string, string) {
-				p := item.(*client.Playground)
-				return p.Name, p.Status
-			},
-		},
+		ops:            playgroundOps(),
 	}
+}
+
+// playgroundOps are the generic verbs, the actions and the wait of a
+// create, on the client's playgrounds service.
+func playgroundOps() ops {
+	o := writeOps[client.Playground](func(c *client.Client) *client.PlaygroundsService { return c.Playgrounds })
+	o.action = func(ctx context.Context, c *client.Client, ref string, a Action, force bool, mo client.MutationOptions, wo client.WaitOptions) (any, *client.Response, error) {
+		st, resp, err := c.Playgrounds.Action(ctx, ref, a.Wire, force, mo, wo)
+		return nilIfNone(st), resp, err
+	}
+	o.waitFor = func(ctx context.Context, c *client.Client, name, status string, wo client.WaitOptions) (any, error) {
+		st, err := c.Playgrounds.Wait(ctx, name, status, wo)
+		if st == nil {
+			return nil, err
+		}
+		return &st.Playground, err
+	}
+	o.nameOf = func(item any) (string, string) {
+		p := item.(*client.Playground)
+		return p.Name, p.Status
+	}
+	return o
 }

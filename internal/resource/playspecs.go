@@ -1,7 +1,6 @@
 package resource
 
 import (
-	"context"
 	"reflect"
 
 	"github.com/fibegg/fibe/internal/client"
@@ -26,17 +25,6 @@ func playspecs() *Resource {
 			{Header: "Description", Key: "description"},
 		},
 		Item: reflect.TypeFor[client.Playspec](),
-		ops: ops{
-			list: func(ctx context.Context, c *client.Client, lo client.ListOptions) (any, *client.ListMeta, error) {
-				return c.Playspecs.List(ctx, lo)
-			},
-			listAll: func(ctx context.Context, c *client.Client, lo client.ListOptions) (any, error) {
-				return c.Playspecs.ListAll(ctx, lo)
-			},
-			get: func(ctx context.Context, c *client.Client, ref string) (any, *client.Response, error) {
-				ps, resp, err := c.Playspecs.Get(ctx, ref)
-				return nilIfNone(ps), resp, err
-			},
-		},
+		ops:  readOps[client.Playspec](func(c *client.Client) *client.PlayspecsService { return c.Playspecs }),
 	}
 }
