@@ -42,19 +42,19 @@ func TestListFilterFlags(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"pg", "list"}, []string{"alpha", "bravo", "charlie-web"}},
+		{[]string{"pg", "list"}, []string{"charlie-web", "bravo", "alpha"}}, // newest first
 		{[]string{"pg", "list", "--playspec", "broken"}, []string{"bravo"}},
-		{[]string{"pg", "list", "--playspec", "1"}, []string{"alpha", "charlie-web"}},
-		{[]string{"pg", "list", "--marquee", "prod-eu", "--sort", "-name"}, []string{"charlie-web", "bravo"}},
+		{[]string{"pg", "list", "--playspec", "1"}, []string{"charlie-web", "alpha"}},
+		{[]string{"pg", "list", "--marquee", "prod-eu", "--sort", "name_desc"}, []string{"charlie-web", "bravo"}},
 		{[]string{"pg", "list", "--search", "WEB"}, []string{"charlie-web"}},
 		{[]string{"pg", "list", "--name", "bravo"}, []string{"bravo"}},
 		{[]string{"pg", "list", "--status", "stopped"}, []string{"alpha"}},
 		{[]string{"pg", "list", "--created-after", "2000-01-01", "--created-before", "2000-01-02"}, []string{}},
-		{[]string{"pg", "list", "--created-after", time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)}, []string{"alpha", "bravo", "charlie-web"}},
+		{[]string{"pg", "list", "--created-after", time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)}, []string{"charlie-web", "bravo", "alpha"}},
 		{[]string{"pg", "list", "--playspec", "web", "--marquee", "prod-eu"}, []string{"charlie-web"}},
-		{[]string{"pg", "list", "--playspec", "web", "--sort", "-name", "--per-page", "1"}, []string{"charlie-web"}},
-		{[]string{"pg", "list", "--playspec", "web", "--sort", "-name", "--per-page", "1", "--page", "2"}, []string{"alpha"}},
-		{[]string{"pg", "list", "--playspec", "web", "--per-page", "1", "--all"}, []string{"alpha", "charlie-web"}},
+		{[]string{"pg", "list", "--playspec", "web", "--sort", "name_desc", "--per-page", "1"}, []string{"charlie-web"}},
+		{[]string{"pg", "list", "--playspec", "web", "--sort", "name_desc", "--per-page", "1", "--page", "2"}, []string{"alpha"}},
+		{[]string{"pg", "list", "--playspec", "web", "--per-page", "1", "--all"}, []string{"charlie-web", "alpha"}},
 		{[]string{"mq", "list", "--search", "eu"}, []string{"prod-eu"}},
 		{[]string{"mq", "list", "--status", "active", "--sort", "-name"}, []string{"unpaid", "prod-eu", "local"}},
 		{[]string{"mq", "list", "--status", "disabled"}, []string{}},
@@ -63,6 +63,12 @@ func TestListFilterFlags(t *testing.T) {
 		if got := w.listNames(tc.args...); !slices.Equal(got, tc.want) {
 			t.Errorf("fibe %s: %v, want %v", strings.Join(tc.args, " "), got, tc.want)
 		}
+	}
+
+	// The old form of --sort is translated, with a warning.
+	r := w.ok("mq", "list", "--sort", "-name")
+	if !strings.Contains(r.stderr, "old form") || !strings.Contains(r.stderr, "name_desc") {
+		t.Errorf("--sort -name: no warning about the old form:\n%s", r.stderr)
 	}
 
 	// A playspec the server does not know is its 422, not an empty list.
@@ -235,13 +241,13 @@ func TestLocalServeAnswersAsThePlatform(t *testing.T) {
 		}
 		return out
 	}
-	if got := names("/api/playgrounds?playspec_id=2"); !slices.Equal(got, []string{"two", "three"}) {
+	if got := names("/api/playgrounds?playspec_id=2"); !slices.Equal(got, []string{"three", "two"}) {
 		t.Errorf("playspec_id=2: %v", got)
 	}
 	if got := names("/api/playgrounds?playspec_id=broken&marquee_id=local&per_page=1"); !slices.Equal(got, []string{"three"}) {
 		t.Errorf("combined filters: %v", got)
 	}
-	if got := names("/api/playgrounds?sort=-name&per_page=2&page=2"); !slices.Equal(got, []string{"one"}) {
+	if got := names("/api/playgrounds?sort=name_desc&per_page=2&page=2"); !slices.Equal(got, []string{"one"}) {
 		t.Errorf("sorted page 2: %v", got)
 	}
 	for _, q := range []string{"created_after=soon", "sort=size", "status=asleep", "marquee_id=nowhere"} {

@@ -46,7 +46,7 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			if err := opts.ListFlags.Validate(cmd); err != nil {
 				return err
 			}
-			if err := opts.FilterFlags.Validate(); err != nil {
+			if err := opts.FilterFlags.Validate(opts.IO.Warning); err != nil {
 				return err
 			}
 			opts.Filters = map[string]string{}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // FilterFlags are the filter flags of a list command (docs/api.md, Lists).
@@ -36,23 +37,20 @@ func AddFilterFlags(fa *Factory, cmd *cobra.Command, f *FilterFlags, plural stri
 		fl.StringVar(&f.Status, "status", "", "Only "+plural+" with this status ("+strings.Join(statuses, ", ")+")")
 		fa.CompleteFlag(cmd, "status", cobra.FixedCompletions(statuses, cobra.ShellCompDirectiveNoFileComp))
 	}
-	fl.StringVar(&f.Name, "name", "", "Only the "+strings.TrimSuffix(plural, "s")+" with exactly this name")
-	fl.StringVar(&f.Search, "search", "", "Only "+plural+" whose name contains this text")
-	fl.StringVar(&f.CreatedAfter, "created-after", "", "Only "+plural+" created after this ISO 8601 date or time")
-	fl.StringVar(&f.CreatedBefore, "created-before", "", "Only "+plural+" created before this ISO 8601 date or time")
+	fl.StringVar(&f.Name, "name", "", "Only "+plural+" whose name contains this text")
+	fl.StringVar(&f.Search, "search", "", "Only "+plural+" where this text is found (name and other text columns)")
+	fl.StringVar(&f.CreatedAfter, "created-after", "", "Only "+plural+" created on or after this ISO 8601 date or time")
+	fl.StringVar(&f.CreatedBefore, "created-before", "", "Only "+plural+" created on or before this ISO 8601 date or time")
 	if len(sortKeys) == 0 {
 		return
 	}
-	fl.StringVar(&f.Sort, "sort", "", "Order by comma-separated keys ("+strings.Join(sortKeys, ", ")+"), - for descending")
-	var sortValues []string
-	for _, k := range sortKeys {
-		sortValues = append(sortValues, k, "-"+k)
-	}
-	fa.CompleteFlag(cmd, "sort", cobra.FixedCompletions(sortValues, cobra.ShellCompDirectiveNoFileComp))
+	fl.StringVar(&f.Sort, "sort", "", "Order by COLUMN_asc or COLUMN_desc, columns "+strings.Join(sortKeys, ", ")+" (default created_at_desc)")
+	fa.CompleteFlag(cmd, "sort", cobra.FixedCompletions(resource.SortValues(sortKeys), cobra.ShellCompDirectiveNoFileComp))
 }
 
-// Validate checks the filters locally (exit 2, nothing sent).
-func (f *FilterFlags) Validate() error {
+// Validate checks the filters locally (exit 2, nothing sent); an old
+// --sort form is translated, and warn says so.
+func (f *FilterFlags) Validate(warn func(format string, args ...any)) error {
 	if f.Status != "" && len(f.statuses) > 0 && !slices.Contains(f.statuses, f.Status) {
 		return output.FlagErrorf("invalid --status %q: want one of %s", f.Status, strings.Join(f.statuses, ", "))
 	}
@@ -62,19 +60,41 @@ func (f *FilterFlags) Validate() error {
 		}
 	}
 	if f.Sort != "" {
-		for _, k := range strings.Split(f.Sort, ",") {
-			if key := strings.TrimPrefix(strings.TrimSpace(k), "-"); !slices.Contains(f.sortKeys, key) {
-				return output.FlagErrorf("invalid --sort key %q: want %s, each optionally prefixed with -", k, strings.Join(f.sortKeys, ", "))
-			}
+		sort, old, err := sortValue(f.Sort, f.sortKeys)
+		if err != nil {
+			return err
 		}
+		if old && warn != nil {
+			warn("--sort %s is the old form; sending %s (use --sort %s)", f.Sort, sort, sort)
+		}
+		f.Sort = sort
 	}
 	return nil
+}
+
+// sortValue reads a --sort value: COLUMN_asc or COLUMN_desc, as the API
+// takes it, or the old form (COLUMN, -COLUMN), translated (old is true).
+func sortValue(v string, columns []string) (sort string, old bool, err error) {
+	v = strings.TrimSpace(v)
+	for _, dir := range []string{"_asc", "_desc"} {
+		if col, ok := strings.CutSuffix(v, dir); ok && slices.Contains(columns, col) {
+			return v, false, nil
+		}
+	}
+	col, desc := strings.CutPrefix(v, "-")
+	if slices.Contains(columns, col) {
+		if desc {
+			return col + "_desc", true, nil
+		}
+		return col + "_asc", true, nil
+	}
+	return "", false, output.FlagErrorf("invalid --sort %q: want COLUMN_asc or COLUMN_desc, with COLUMN one of %s", v, strings.Join(columns, ", "))
 }
 
 // Apply copies the filters into o.
 func (f *FilterFlags) Apply(o *client.ListOptions) {
 	o.Status, o.Name, o.Q = f.Status, f.Name, f.Search
-	o.CreatedAfter, o.CreatedBefore, o.Sort = f.CreatedAfter, f.CreatedBefore, strings.ReplaceAll(f.Sort, " ", "")
+	o.CreatedAfter, o.CreatedBefore, o.Sort = f.CreatedAfter, f.CreatedBefore, f.Sort
 }
 
 // isISO8601 accepts the forms the API documents: a date, or a date and time

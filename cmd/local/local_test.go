@@ -60,17 +60,22 @@ func get(t *testing.T, url, key string) int {
 // only, and stops cleanly when cancelled.
 func TestServeAnswersItsKeyAndStops(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
-	url, stop := serve(t, &ServeOptions{IO: ios, APIKey: "fibe_test_key_1", Speed: 1, StatusURL: "default", Chaos: "503=0", Seed: 3})
+	url, stop := serve(t, &ServeOptions{IO: ios, APIKey: "fibe_test_key_1", Players: 2, Speed: 1, StatusURL: "default", Chaos: "503=0", Seed: 3})
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Errorf("url %q", url)
 	}
 	want := "Local Fibe API listening on " + url + "\nAPI key: fibe_test_key_1\nexport FIBE_API_URL=" + url +
-		" FIBE_API_KEY=fibe_test_key_1\nChaos: 503=0 (seed 3)\n"
+		" FIBE_API_KEY=fibe_test_key_1\nKey of user B: fibe_test_key_1_player2\nKey of admin: fibe_test_key_1_admin\nChaos: 503=0 (seed 3)\n"
 	if out.String() != want {
 		t.Errorf("stdout %q, want %q", out, want)
 	}
 	if code := get(t, url, "fibe_test_key_1"); code != http.StatusOK {
 		t.Errorf("GET /api/me with the key: %d", code)
+	}
+	for _, key := range []string{"fibe_test_key_1_player2", "fibe_test_key_1_admin"} {
+		if code := get(t, url, key); code != http.StatusOK {
+			t.Errorf("GET /api/me with %s: %d", key, code)
+		}
 	}
 	if code := get(t, url, "fibe_other"); code != http.StatusUnauthorized {
 		t.Errorf("GET /api/me with another key: %d", code)

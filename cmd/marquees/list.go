@@ -21,7 +21,7 @@ func listSpec() cmdutil.ListSpec[client.Marquee] {
 		Long: `List marquees, filtered on the server. Filters combine (all must match)
 and apply before paging.`,
 		Example: `  fibe mq list
-  fibe mq list --status active --sort name
+  fibe mq list --status active --sort name_asc
   fibe mq list --all --jq '.[] | select(.billing_runtime_active) | .name'`,
 	}
 }

@@ -69,13 +69,13 @@ func TestListRun(t *testing.T) {
 	if len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "ID NAME HOST PORT USER STATUS FUNDED PAID UNTIL" {
 		t.Fatalf("table:\n%s", out)
 	}
-	for i, name := range []string{"local", "prod-eu", "unpaid"} {
+	for i, name := range []string{"unpaid", "prod-eu", "local"} { // newest first; ties by id, descending
 		if f := strings.Fields(lines[i+1]); len(f) < 2 || f[1] != name {
 			t.Errorf("row %d: %q, want %s", i+1, lines[i+1], name)
 		}
 	}
-	if !strings.Contains(lines[3], " no ") {
-		t.Errorf("unpaid is not marked unfunded: %q", lines[3])
+	if !strings.Contains(lines[1], " no ") {
+		t.Errorf("unpaid is not marked unfunded: %q", lines[1])
 	}
 
 	// Filters reach the server; a page short of the total says so.

@@ -23,7 +23,7 @@ func listSpec(f *cmdutil.Factory) cmdutil.ListSpec[client.Playground] {
 match) and apply before paging.`,
 		Example: `  fibe pg list
   fibe pg list --status running --all
-  fibe pg list --playspec web --marquee prod-eu --sort -created_at
+  fibe pg list --playspec web --marquee prod-eu --sort created_at_desc
   fibe pg list --search preview --created-after 2026-01-31
   fibe pg list --json | jq '.[] | select(.status=="running") | .name'
   fibe pg list --jq '.[].name'`,

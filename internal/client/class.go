@@ -45,6 +45,7 @@ var codeClasses = map[string]codeClass{
 	CodeDeviceExpired:   {ClassAuth, false},
 	CodeValidation:      {ClassInvalid, false},
 	CodeBadRequest:      {ClassInvalid, false},
+	CodeInvalidSort:     {ClassInvalid, false},
 	CodeInvalidArgument: {ClassUsage, false},
 	CodeConflict:        {ClassConflict, false},
 	CodeLocked:          {ClassConflict, false},

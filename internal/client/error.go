@@ -15,6 +15,7 @@ const (
 	CodeLocked          = "LOCKED"
 	CodeValidation      = "VALIDATION_FAILED"
 	CodeBadRequest      = "BAD_REQUEST"
+	CodeInvalidSort     = "INVALID_SORT"
 	CodeQuotaExceeded   = "QUOTA_EXCEEDED"
 	CodeNotFunded       = "MARQUEE_NOT_FUNDED"
 	CodeFeatureDisabled = "FEATURE_DISABLED"
@@ -131,7 +132,7 @@ func IsOutcomeUnknown(err error) bool {
 // knownCodes are the codes this version gives a meaning of its own.
 var knownCodes = map[string]bool{
 	CodeInternal: true, CodeUnauthorized: true, CodeForbidden: true, CodeNotFound: true, CodeConflict: true, CodeLocked: true,
-	CodeValidation: true, CodeBadRequest: true, CodeQuotaExceeded: true, CodeNotFunded: true,
+	CodeValidation: true, CodeBadRequest: true, CodeInvalidSort: true, CodeQuotaExceeded: true, CodeNotFunded: true,
 	CodeFeatureDisabled: true, CodeNotImplemented: true, CodeRateLimited: true,
 	CodeCircuitOpen: true, CodeRemoteFailed: true, CodeTerminalState: true, CodeAsyncTimeout: true,
 	CodeRequestTimeout: true, CodeNetwork: true, CodeInvalidResponse: true, CodeCancelled: true,

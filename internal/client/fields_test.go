@@ -48,14 +48,14 @@ func TestClientReadsPlatformFields(t *testing.T) {
 	if got := names(ListOptions{PlayspecID: "web", MarqueeID: "prod-eu"}); !slices.Equal(got, []string{"c-web"}) {
 		t.Errorf("playspec and marquee: %v", got)
 	}
-	if got := names(ListOptions{Q: "-t", Sort: "-name", PerPage: 1}); !slices.Equal(got, []string{"b-two"}) {
+	if got := names(ListOptions{Q: "-t", Sort: "name_desc", PerPage: 1}); !slices.Equal(got, []string{"b-two"}) {
 		t.Errorf("q and sort over pages: %v", got)
 	}
 	if got := names(ListOptions{CreatedAfter: "2000-01-01", CreatedBefore: "2000-01-02"}); len(got) != 0 {
 		t.Errorf("dates: %v", got)
 	}
 	_, _, err = c.Playgrounds.List(ctx, ListOptions{Sort: "size"})
-	if e := mustError(t, err, CodeValidation); e.Status != http.StatusUnprocessableEntity {
+	if e := mustError(t, err, CodeInvalidSort); e.Status != http.StatusBadRequest || ClassOf(e) != ClassInvalid {
 		t.Errorf("bad sort: %+v", e)
 	}
 
@@ -68,7 +68,7 @@ func TestClientReadsPlatformFields(t *testing.T) {
 		t.Fatalf("extend without hours %+v (%v)", x, err)
 	}
 
-	mqs, err := c.Marquees.ListAll(ctx, ListOptions{Status: "active", Sort: "name"})
+	mqs, err := c.Marquees.ListAll(ctx, ListOptions{Status: "active", Sort: "name_asc"})
 	if err != nil || len(mqs) != 3 || mqs[2].Name != "unpaid" || mqs[2].BillingRuntimeActive == nil || *mqs[2].BillingRuntimeActive {
 		t.Fatalf("marquees %+v (%v)", mqs, err)
 	}

@@ -45,7 +45,7 @@ type AsyncStatus struct {
 // ListOptions select a page of a list and filter it (docs/api.md, Lists).
 // Empty fields are not sent. PlayspecID and MarqueeID (an id or a name)
 // apply to playgrounds only; CreatedAfter and CreatedBefore are ISO 8601;
-// Sort is comma-separated keys, "-" for descending ("name", "-created_at").
+// Sort is a column and a direction: "name_asc", "created_at_desc".
 type ListOptions struct {
 	Page, PerPage int
 	Status, Name  string

@@ -264,7 +264,7 @@ func TestPlaygroundListPaginationAndFilters(t *testing.T) {
 	if len(data) != 3 || num(meta["total"]) != 8 || num(meta["page"]) != 2 || num(meta["per_page"]) != 3 {
 		t.Fatalf("page 2: %s", r.body)
 	}
-	if data[0].(map[string]any)["name"] != "pg-4" {
+	if data[0].(map[string]any)["name"] != "pg-5" { // newest first
 		t.Fatalf("page 2 starts with %v", data[0])
 	}
 	last := e.do("GET", "/api/playgrounds?page=3&per_page=3", nil).json(t)

@@ -191,7 +191,7 @@ func (s *Server) devicePoll(w http.ResponseWriter, r *http.Request) {
 	d.nextKey++
 	e.keyID = d.nextKey
 	deviceJSON(w, http.StatusOK, map[string]any{
-		"status": "authorized", "api_key": s.cfg.APIKey, "api_key_id": e.keyID, "scopes": apiKeyScopes,
+		"status": "authorized", "api_key": s.cfg.APIKey, "api_key_id": e.keyID, "scopes": scopeCatalogue,
 	})
 }
 

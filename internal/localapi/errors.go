@@ -18,6 +18,8 @@ const (
 	codeRateLimited  = "RATE_LIMITED"
 	codeInternal     = "INTERNAL_ERROR"
 	codeBuildFailed  = "PLAYGROUND_BUILD_FAILED"
+	codeForbidden    = "FORBIDDEN"
+	codeInvalidSort  = "INVALID_SORT"
 )
 
 // reply is a finished answer, kept as bytes so it can be cached for

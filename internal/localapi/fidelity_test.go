@@ -71,37 +71,41 @@ func TestPlaygroundListFiltersFilter(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}},
-		{"playspec_id=2", []string{"bravo", "echo-web"}},
-		{"playspec_id=broken", []string{"bravo", "echo-web"}},
-		{"playspec_id=web", []string{"alpha", "charlie", "delta-web"}},
-		{"marquee_id=prod-eu", []string{"charlie", "delta-web", "echo-web"}},
-		{"marquee_id=1", []string{"alpha", "bravo"}},
+		// Newest first unless sort says otherwise.
+		{"", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
+		{"playspec_id=2", []string{"echo-web", "bravo"}},
+		{"playspec_id=broken", []string{"echo-web", "bravo"}},
+		{"playspec_id=web", []string{"delta-web", "charlie", "alpha"}},
+		{"marquee_id=prod-eu", []string{"echo-web", "delta-web", "charlie"}},
+		{"marquee_id=1", []string{"bravo", "alpha"}},
 		{"marquee_id=unpaid", nil},
 		{"status=stopped", []string{"echo-web"}},
-		{"status=running", []string{"alpha", "bravo", "charlie", "delta-web"}},
+		{"status=running", []string{"delta-web", "charlie", "bravo", "alpha"}},
 		{"status=error", nil},
 		{"name=charlie", []string{"charlie"}},
 		{"name=CHARLIE", []string{"charlie"}},
-		{"name=char", nil}, // name is exact; q is "contains"
-		{"q=web", []string{"delta-web", "echo-web"}},
-		{"q=WEB", []string{"delta-web", "echo-web"}},
-		{"created_after=2030-01-02T04:30:00Z", []string{"charlie", "delta-web", "echo-web"}},
-		{"created_before=2030-01-02T05:04:05Z", []string{"alpha", "bravo"}}, // strictly before
-		{"created_after=2030-01-02T04:04:05Z&created_before=2030-01-02T07:00:00Z", []string{"charlie", "delta-web"}},
-		{"created_after=2030-01-02", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}},
+		{"name=char", []string{"charlie"}}, // name matches a substring, as q does
+		{"name=-web", []string{"echo-web", "delta-web"}},
+		{"q=web", []string{"echo-web", "delta-web"}},
+		{"q=WEB", []string{"echo-web", "delta-web"}},
+		{"created_after=2030-01-02T04:30:00Z", []string{"echo-web", "delta-web", "charlie"}},
+		{"created_before=2030-01-02T05:04:05Z", []string{"charlie", "bravo", "alpha"}}, // inclusive
+		{"created_after=2030-01-02T04:04:05Z&created_before=2030-01-02T07:00:00Z", []string{"delta-web", "charlie", "bravo"}},
+		{"created_after=2030-01-02", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
 		{"created_before=2030-01-02", nil},
-		{"created_after=2030-01-02T05:30:00%2B01:00", []string{"charlie", "delta-web", "echo-web"}}, // 04:30 UTC
-		{"sort=name", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}},
-		{"sort=-name", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
-		{"sort=-created_at", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
-		{"sort=status,-name", []string{"delta-web", "charlie", "bravo", "alpha", "echo-web"}},
+		{"created_after=2030-01-02T05:30:00%2B01:00", []string{"echo-web", "delta-web", "charlie"}}, // 04:30 UTC
+		{"sort=name_asc", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}},
+		{"sort=name_desc", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
+		{"sort=created_at_asc", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}},
+		{"sort=created_at_desc", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
+		{"sort=status_asc", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}}, // ties: oldest first
+		{"sort=status_desc", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
 		// Everything at once.
-		{"playspec_id=web&marquee_id=prod-eu&status=running&q=web&created_after=2030-01-02&sort=-name", []string{"delta-web"}},
+		{"playspec_id=web&marquee_id=prod-eu&status=running&q=web&created_after=2030-01-02&sort=name_desc", []string{"delta-web"}},
 		{"playspec_id=broken&marquee_id=local&name=bravo", []string{"bravo"}},
 		{"playspec_id=broken&marquee_id=local&name=alpha", nil},
 		// A blank value is no filter, as Rails reads it.
-		{"status=&name=&playspec_id=", []string{"alpha", "bravo", "charlie", "delta-web", "echo-web"}},
+		{"status=&name=&playspec_id=", []string{"echo-web", "delta-web", "charlie", "bravo", "alpha"}},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			got := names(t, e.do("GET", "/api/playgrounds?"+tc.query, nil))
@@ -116,7 +120,7 @@ func TestPlaygroundListFiltersFilter(t *testing.T) {
 // walk them in the requested order.
 func TestPlaygroundListFiltersWithPaging(t *testing.T) {
 	e := playgroundWorld(t)
-	q := "marquee_id=prod-eu&sort=-name&per_page=2"
+	q := "marquee_id=prod-eu&sort=name_desc&per_page=2"
 	p1 := e.do("GET", "/api/playgrounds?"+q+"&page=1", nil)
 	p2 := e.do("GET", "/api/playgrounds?"+q+"&page=2", nil)
 	if got := names(t, p1); !slices.Equal(got, []string{"echo-web", "delta-web"}) || total(t, p1) != 3 {
@@ -136,8 +140,6 @@ func TestBadListFilterIs422(t *testing.T) {
 	for _, tc := range []struct{ path, param string }{
 		{"/api/playgrounds?created_after=yesterday", "created_after"},
 		{"/api/playgrounds?created_before=2030-13-45", "created_before"},
-		{"/api/playgrounds?sort=size", "sort"},
-		{"/api/playgrounds?sort=name,-bogus", "sort"},
 		{"/api/playgrounds?status=sleeping", "status"},
 		{"/api/playgrounds?playspec_id=99", "playspec_id"},
 		{"/api/playgrounds?playspec_id=nope", "playspec_id"},
@@ -145,12 +147,42 @@ func TestBadListFilterIs422(t *testing.T) {
 		{"/api/playgrounds?marquee_id=42", "marquee_id"},
 		{"/api/marquees?created_after=31/01/2030", "created_after"},
 		{"/api/marquees?created_before=now", "created_before"},
-		{"/api/marquees?sort=-paid", "sort"},
 		{"/api/marquees?status=unfunded", "status"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			expectInvalidParam(t, e.do("GET", tc.path, nil), tc.param)
 		})
+	}
+}
+
+// An unknown sort is 400 INVALID_SORT, as the platform answers; the old
+// "-name" form is unknown too.
+func TestUnknownSortIs400(t *testing.T) {
+	e := playgroundWorld(t)
+	for _, path := range []string{
+		"/api/playgrounds?sort=size", "/api/playgrounds?sort=-name", "/api/playgrounds?sort=name",
+		"/api/playgrounds?sort=name_up", "/api/marquees?sort=paid_asc", "/api/marquees?sort=_desc",
+	} {
+		r := e.do("GET", path, nil)
+		expectStatus(t, r, http.StatusBadRequest)
+		if code := r.errCode(t); code != "INVALID_SORT" {
+			t.Fatalf("GET %s: code %q, want INVALID_SORT; body %s", path, code, r.body)
+		}
+	}
+}
+
+// per_page above 100 is clamped, not refused; a page past the end is
+// empty with the real total.
+func TestPerPageClampedAndPagePastEnd(t *testing.T) {
+	e := playgroundWorld(t)
+	r := e.do("GET", "/api/playgrounds?per_page=500", nil)
+	expectStatus(t, r, http.StatusOK)
+	if pp := r.json(t)["meta"].(map[string]any)["per_page"]; pp != float64(100) {
+		t.Fatalf("per_page %v, want 100", pp)
+	}
+	r = e.do("GET", "/api/playgrounds?page=9", nil)
+	if got := names(t, r); len(got) != 0 || total(t, r) != 5 {
+		t.Fatalf("page past the end: %s", r.body)
 	}
 }
 
@@ -168,20 +200,20 @@ func TestMarqueeListFiltersFilter(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"", []string{"local", "prod-eu", "unpaid", "edge-a", "edge-b"}},
-		{"q=edge", []string{"edge-a", "edge-b"}},
+		{"", []string{"edge-b", "edge-a", "unpaid", "prod-eu", "local"}},
+		{"q=edge", []string{"edge-b", "edge-a"}},
 		{"q=EU", []string{"prod-eu"}},
 		{"name=edge-a", []string{"edge-a"}},
-		{"name=edge", nil},
+		{"name=edge", []string{"edge-b", "edge-a"}},
 		{"status=disabled", []string{"edge-b"}},
-		{"status=active", []string{"local", "prod-eu", "unpaid", "edge-a"}},
-		{"created_after=2030-01-02T03:04:05Z", []string{"edge-a", "edge-b"}},
-		{"created_before=2030-01-02T05:00:00Z", []string{"local", "prod-eu", "unpaid", "edge-a"}},
-		{"created_after=2030-01-02T03:04:05Z&created_before=2030-01-02T05:00:00Z", []string{"edge-a"}},
-		{"sort=-name", []string{"unpaid", "prod-eu", "local", "edge-b", "edge-a"}},
-		{"sort=-created_at,name", []string{"edge-b", "edge-a", "local", "prod-eu", "unpaid"}},
-		{"q=a&status=active&sort=-name&per_page=2", []string{"unpaid", "local"}},
-		{"q=a&status=active&sort=-name&per_page=2&page=2", []string{"edge-a"}},
+		{"status=active", []string{"edge-a", "unpaid", "prod-eu", "local"}},
+		{"created_after=2030-01-02T03:04:06Z", []string{"edge-b", "edge-a"}},
+		{"created_before=2030-01-02T05:00:00Z", []string{"edge-a", "unpaid", "prod-eu", "local"}},
+		{"created_after=2030-01-02T03:04:06Z&created_before=2030-01-02T05:00:00Z", []string{"edge-a"}},
+		{"sort=name_desc", []string{"unpaid", "prod-eu", "local", "edge-b", "edge-a"}},
+		{"sort=created_at_asc", []string{"local", "prod-eu", "unpaid", "edge-a", "edge-b"}},
+		{"q=a&status=active&sort=name_desc&per_page=2", []string{"unpaid", "local"}},
+		{"q=a&status=active&sort=name_desc&per_page=2&page=2", []string{"edge-a"}},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			got := names(t, e.do("GET", "/api/marquees?"+tc.query, nil))

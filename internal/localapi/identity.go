@@ -12,15 +12,12 @@ import (
 // cableTokenLifetime bounds a stream token from GET /api/cable_url.
 const cableTokenLifetime = 10 * time.Minute
 
-// apiKeyScopes are the scopes of the emulator's key: every scope of what
-// the emulator serves, so nothing it serves answers 403.
-var apiKeyScopes = []string{"marquees:read", "marquees:write", "playgrounds:read", "playgrounds:write", "playspecs:read"}
-
 // getMe is the emulator's one user, as the platform shows a player.
 func (s *Server) getMe(rc *reqCtx) (*reply, error) {
+	p := rc.st.playerByID(rc.player)
 	return jsonReply(http.StatusOK, map[string]any{
-		"id": 1, "username": "local-dev", "email": "dev@fibe.local", "avatar_url": nil,
-		"api_key_scopes": apiKeyScopes,
+		"id": p.ID, "username": p.Username, "email": p.Email, "avatar_url": nil,
+		"api_key_scopes": rc.key.Scopes,
 	}), nil
 }
 

@@ -10,6 +10,8 @@ type resource interface {
 
 func (m *marquee) identity() (int64, string)     { return m.ID, m.Name }
 func (pg *playground) identity() (int64, string) { return pg.ID, pg.Name }
+func (m *marquee) owner() int64                  { return m.Owner }
+func (pg *playground) owner() int64              { return pg.Owner }
 
 // findByRef returns the item whose name is ref, or whose id is ref when ref
 // is numeric; the zero value (nil) when there is none.

@@ -16,6 +16,7 @@ import (
 // write-only: only the fact that one is set is kept, never the secret.
 type marquee struct {
 	ID                   int64     `json:"id"`
+	Owner                int64     `json:"owner"` // the player's id
 	Name                 string    `json:"name"`
 	Host                 string    `json:"host"`
 	Port                 int       `json:"port"`
@@ -47,12 +48,29 @@ func (m *marquee) status() string {
 	return m.Status
 }
 
+// findMarquee finds a marquee of any player (the emulator's own lookups,
+// e.g. chaos); a request looks up its player's with rc.findMarquee.
 func (st *state) findMarquee(ref string) *marquee { return findByRef(st.Marquees, ref) }
+
+// findMarquee finds a marquee of the request's player.
+func (rc *reqCtx) findMarquee(ref string) *marquee { return findOwned(rc.st.Marquees, rc.player, ref) }
 
 func (st *state) marqueeByID(id int64) *marquee { return findByID(st.Marquees, id) }
 
-// defaultMarquee hosts playgrounds created without a marquee_id: `local`,
-// or else the first marquee.
+// defaultMarquee hosts the player's playgrounds created without a
+// marquee_id: their `local`, or else their first marquee.
+func (rc *reqCtx) defaultMarquee() *marquee {
+	if m := rc.findMarquee("local"); m != nil {
+		return m
+	}
+	if mine := ownedBy(rc.st.Marquees, rc.player); len(mine) > 0 {
+		return mine[0]
+	}
+	return nil
+}
+
+// defaultMarquee is the first player's default marquee, for the
+// emulator's own lookups (chaos).
 func (st *state) defaultMarquee() *marquee {
 	if m := st.findMarquee("local"); m != nil {
 		return m
@@ -64,7 +82,7 @@ func (st *state) defaultMarquee() *marquee {
 }
 
 func (rc *reqCtx) pathMarquee() (*marquee, error) {
-	m := rc.st.findMarquee(rc.param(0))
+	m := rc.findMarquee(rc.param(0))
 	if m == nil {
 		return nil, notFound("marquee " + strconv.Quote(rc.param(0)))
 	}
@@ -72,26 +90,22 @@ func (rc *reqCtx) pathMarquee() (*marquee, error) {
 }
 
 func (s *Server) listMarquees(rc *reqCtx) (*reply, error) {
-	page, perPage, err := pageParams(rc.c.query)
+	lq, err := parseListQuery(rc.c.query, listSpec{sorts: marqueeSorts, statuses: marqueeStatuses})
 	if err != nil {
 		return nil, err
 	}
-	f, err := parseListFilter(rc.c.query, marqueeStatuses, marqueeSortKeys)
-	if err != nil {
-		return nil, err
-	}
-	var kept []*marquee
-	for _, m := range rc.st.Marquees {
-		if f.keeps(m.Name, m.status(), m.CreatedAt) {
-			kept = append(kept, m)
+	var items []marqueeView
+	for _, m := range ownedBy(rc.st.Marquees, rc.player) {
+		if lq.has("name", m.Name) && lq.search(m.Name, m.Host) && lq.hasStatus(m.status()) && lq.inTime(m.CreatedAt) {
+			items = append(items, marqueeViewOf(m, rc.now))
 		}
 	}
-	sortBy(kept, f.sort, func(m *marquee, field string) any {
-		switch field {
+	return listAnswer(items, lq, func(m marqueeView, col string) any {
+		switch col {
 		case "name":
 			return m.Name
 		case "status":
-			return m.status()
+			return m.Status
 		case "host":
 			return m.Host
 		case "created_at":
@@ -100,12 +114,7 @@ func (s *Server) listMarquees(rc *reqCtx) (*reply, error) {
 			return m.UpdatedAt
 		}
 		return m.ID
-	})
-	items := make([]marqueeView, 0, len(kept))
-	for _, m := range kept {
-		items = append(items, marqueeViewOf(m, rc.now))
-	}
-	return paginate(items, page, perPage), nil
+	}), nil
 }
 
 func (s *Server) getMarquee(rc *reqCtx) (*reply, error) {
@@ -219,7 +228,7 @@ func marqueeFields(obj map[string]any, m *marquee) error {
 }
 
 func (s *Server) createMarquee(rc *reqCtx) (*reply, error) {
-	obj, name, err := rc.newNamed("marquee", func(n string) bool { return rc.st.findMarquee(n) != nil })
+	obj, name, err := rc.newNamed("marquee", func(n string) bool { return rc.findMarquee(n) != nil })
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +240,7 @@ func (s *Server) createMarquee(rc *reqCtx) (*reply, error) {
 		return nil, invalid("host", "can't be blank")
 	}
 	rc.st.NextMarqueeID++
-	m.ID = rc.st.NextMarqueeID
+	m.ID, m.Owner = rc.st.NextMarqueeID, rc.player
 	rc.st.Marquees = append(rc.st.Marquees, m)
 	rc.st.Stats.Creates[name]++
 	out := jsonReply(http.StatusCreated, marqueeViewOf(m, rc.now))
@@ -248,7 +257,7 @@ func (s *Server) updateMarquee(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, hasName, err := rename(obj, m.Name, func(n string) bool { return rc.st.findMarquee(n) != nil })
+	name, hasName, err := rename(obj, m.Name, func(n string) bool { return rc.findMarquee(n) != nil })
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,8 @@ type reqCtx struct {
 	rid    string
 	params []string
 	body   map[string]any // the JSON object sent, nil when the body was empty
+	key    *apiKey        // the key the request was made with
+	player int64          // the key's player: whose world the request sees
 
 	injectPanic bool // chaos asked this request's handler to panic
 }
@@ -111,6 +113,7 @@ func (x *exchange) serve(st *state) {
 	now := x.s.now()
 	x.s.adoptChaos(st)
 	st.settle(now)
+	x.s.seedPlayers(st, now)
 	x.rc = &reqCtx{s: x.s, st: st, c: x.c, now: now, rid: x.rid, params: x.params}
 	x.rate = st.rateLimit(bucketOf(bearerKey(x.c.header)), now, x.s.cfg.RateLimit, x.s.cfg.RateWindow, !x.local)
 	if err := x.admit(); err != nil {
@@ -122,18 +125,26 @@ func (x *exchange) serve(st *state) {
 }
 
 // admit lets a request through to its route: within the rate limit, with
-// the key, to an endpoint that exists for its method.
+// a live key, to an endpoint that exists for its method, with the scope
+// the route needs (checked before the body is read or anything looked up,
+// as the platform does).
 func (x *exchange) admit() error {
-	key := bearerKey(x.c.header)
+	token := bearerKey(x.c.header)
+	x.rc.key = x.rc.st.keyOf(token, x.rc.now)
+	if x.rc.key != nil {
+		x.rc.player = x.rc.key.Player
+	}
 	switch {
 	case x.rate.exceeded:
 		return rateLimited(x.rate, x.rc.now)
-	case !x.s.validKey(key):
-		return unauthorized(key)
+	case x.rc.key == nil:
+		return unauthorized(token)
 	case x.rt == nil && x.pathKnown:
 		return newAPIError(http.StatusMethodNotAllowed, codeBadRequest, "method "+x.c.method+" not allowed here", nil)
 	case x.rt == nil:
 		return newAPIError(http.StatusNotFound, codeNotFound, "no such endpoint", nil)
+	case !x.rc.key.allows(x.rt.scope):
+		return forbidden(x.rt.scope)
 	}
 	return nil
 }

@@ -11,10 +11,10 @@ import (
 // gets a 500 envelope with the request id, and the log says what failed.
 func TestHandlerErrorThatIsNoAPIErrorIsLogged500(t *testing.T) {
 	e := newEnv(t, Config{})
-	e.srv.rt.add("GET", "/api/broken", func(*reqCtx) (*reply, error) {
+	e.srv.rt.add("GET", "/api/broken", "", func(*reqCtx) (*reply, error) {
 		return nil, errors.New("disk on fire")
 	})
-	e.srv.rt.add("GET", "/api/silent", func(*reqCtx) (*reply, error) { return nil, nil })
+	e.srv.rt.add("GET", "/api/silent", "", func(*reqCtx) (*reply, error) { return nil, nil })
 	for _, path := range []string{"/api/broken", "/api/silent"} {
 		r := e.do("GET", path, nil)
 		expectStatus(t, r, http.StatusInternalServerError)
@@ -41,7 +41,7 @@ func TestHandlerErrorThatIsNoAPIErrorIsLogged500(t *testing.T) {
 // answer has.
 func TestAPIErrorReplyCarriesItsHeaders(t *testing.T) {
 	e := newEnv(t, Config{})
-	e.srv.rt.add("POST", "/api/teapot", func(*reqCtx) (*reply, error) {
+	e.srv.rt.add("POST", "/api/teapot", "", func(*reqCtx) (*reply, error) {
 		return nil, newAPIError(http.StatusTeapot, codeConflict, "short and stout", map[string]any{"handle": 1}).
 			withHeader("Retry-After", "7")
 	})

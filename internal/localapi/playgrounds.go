@@ -12,6 +12,7 @@ import (
 // playground is the stored form; playgroundView is what the API shows.
 type playground struct {
 	ID                 int64             `json:"id"`
+	Owner              int64             `json:"owner"` // the player's id
 	Name               string            `json:"name"`
 	Status             string            `json:"status"`
 	MarqueeID          int64             `json:"marquee_id"`
@@ -68,13 +69,20 @@ func validateName(name string) error {
 	return nil
 }
 
+// findPlayground finds a playground of any player; a request looks up its
+// player's with rc.findPlayground.
 func (st *state) findPlayground(ref string) *playground { return findByRef(st.Playgrounds, ref) }
+
+// findPlayground finds a playground of the request's player.
+func (rc *reqCtx) findPlayground(ref string) *playground {
+	return findOwned(rc.st.Playgrounds, rc.player, ref)
+}
 
 func (st *state) playgroundByID(id int64) *playground { return findByID(st.Playgrounds, id) }
 
 // pathPlayground resolves the {id} of the path, or answers 404.
 func (rc *reqCtx) pathPlayground() (*playground, error) {
-	pg := rc.st.findPlayground(rc.param(0))
+	pg := rc.findPlayground(rc.param(0))
 	if pg == nil {
 		return nil, notFound("playground " + strconv.Quote(rc.param(0)))
 	}
@@ -93,11 +101,7 @@ func (rc *reqCtx) requireFunded(marqueeID int64) error {
 }
 
 func (s *Server) listPlaygrounds(rc *reqCtx) (*reply, error) {
-	page, perPage, err := pageParams(rc.c.query)
-	if err != nil {
-		return nil, err
-	}
-	f, err := parseListFilter(rc.c.query, playgroundStatuses, playgroundSortKeys)
+	lq, err := parseListQuery(rc.c.query, listSpec{sorts: playgroundSorts, statuses: playgroundStatuses})
 	if err != nil {
 		return nil, err
 	}
@@ -110,20 +114,21 @@ func (s *Server) listPlaygrounds(rc *reqCtx) (*reply, error) {
 		psID = ps.id
 	}
 	if v := rc.c.query.Get("marquee_id"); v != "" {
-		m := rc.st.findMarquee(v)
+		m := rc.findMarquee(v)
 		if m == nil {
 			return nil, invalid("marquee_id", "does not exist")
 		}
 		mqID = m.ID
 	}
-	var kept []*playground
-	for _, pg := range rc.st.Playgrounds {
-		if (psID == 0 || pg.PlayspecID == psID) && (mqID == 0 || pg.MarqueeID == mqID) && f.keeps(pg.Name, pg.Status, pg.CreatedAt) {
-			kept = append(kept, pg)
+	var items []playgroundView
+	for _, pg := range ownedBy(rc.st.Playgrounds, rc.player) {
+		if (psID == 0 || pg.PlayspecID == psID) && (mqID == 0 || pg.MarqueeID == mqID) &&
+			lq.has("name", pg.Name) && lq.search(pg.Name) && lq.hasStatus(pg.Status) && lq.inTime(pg.CreatedAt) {
+			items = append(items, rc.st.playgroundView(pg, rc.now))
 		}
 	}
-	sortBy(kept, f.sort, func(pg *playground, field string) any {
-		switch field {
+	return listAnswer(items, lq, func(pg playgroundView, col string) any {
+		switch col {
 		case "name":
 			return pg.Name
 		case "status":
@@ -136,12 +141,7 @@ func (s *Server) listPlaygrounds(rc *reqCtx) (*reply, error) {
 			return pg.ExpiresAt
 		}
 		return pg.ID
-	})
-	items := make([]playgroundView, 0, len(kept))
-	for _, pg := range kept {
-		items = append(items, rc.st.playgroundView(pg, rc.now))
-	}
-	return paginate(items, page, perPage), nil
+	}), nil
 }
 
 func (s *Server) getPlayground(rc *reqCtx) (*reply, error) {
@@ -153,7 +153,7 @@ func (s *Server) getPlayground(rc *reqCtx) (*reply, error) {
 }
 
 func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
-	obj, name, err := rc.newNamed("playground", func(n string) bool { return rc.st.findPlayground(n) != nil })
+	obj, name, err := rc.newNamed("playground", func(n string) bool { return rc.findPlayground(n) != nil })
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 
 	rc.st.NextPlaygroundID++
 	pg := &playground{
-		ID: rc.st.NextPlaygroundID, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.id,
+		ID: rc.st.NextPlaygroundID, Owner: rc.player, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.id,
 		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
 		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
 	}
@@ -214,13 +214,13 @@ func (rc *reqCtx) newPlaygroundMarquee(obj map[string]any) (*marquee, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := rc.st.defaultMarquee()
+	m := rc.defaultMarquee()
 	if ok {
-		m = rc.st.findMarquee(mqRef)
+		m = rc.findMarquee(mqRef)
 	}
 	if m == nil {
-		names := make([]string, 0, len(rc.st.Marquees))
-		for _, known := range rc.st.Marquees {
+		var names []string
+		for _, known := range ownedBy(rc.st.Marquees, rc.player) {
 			names = append(names, known.Name)
 		}
 		return nil, invalid("marquee_id", "does not exist (known: "+strings.Join(names, ", ")+")")
@@ -243,7 +243,7 @@ func (s *Server) updatePlayground(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, hasName, err := rename(obj, pg.Name, func(n string) bool { return rc.st.findPlayground(n) != nil })
+	name, hasName, err := rename(obj, pg.Name, func(n string) bool { return rc.findPlayground(n) != nil })
 	if err != nil {
 		return nil, err
 	}

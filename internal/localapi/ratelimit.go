@@ -2,7 +2,6 @@ package localapi
 
 import (
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"math"
 	"net/http"
@@ -103,8 +102,14 @@ func bucketOf(key string) string {
 	return "key_" + hex.EncodeToString(sum[:8])
 }
 
-func (s *Server) validKey(key string) bool {
-	return key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.APIKey)) == 1
+// validKey reports whether token is a live key of some player.
+func (s *Server) validKey(token string) bool {
+	ok := false
+	_ = s.store.update(s.now(), func(st *state) bool {
+		ok = st.keyOf(token, s.now()) != nil
+		return false
+	})
+	return ok
 }
 
 func unauthorized(key string) error {

@@ -13,6 +13,7 @@ type handlerFunc func(rc *reqCtx) (*reply, error)
 type route struct {
 	method  string
 	pattern string // "/api/playgrounds/{id}"; also the label in stats
+	scope   string // what the key must allow ("" for any valid key)
 	segs    []string
 	h       handlerFunc
 }
@@ -35,8 +36,9 @@ func isMutation(method string) bool {
 
 type router struct{ routes []*route }
 
-func (rt *router) add(method, pattern string, h handlerFunc) {
-	rt.routes = append(rt.routes, &route{method: method, pattern: pattern, segs: splitPath(pattern), h: h})
+// add serves method and pattern with h, for keys that allow scope.
+func (rt *router) add(method, pattern, scope string, h handlerFunc) {
+	rt.routes = append(rt.routes, &route{method: method, pattern: pattern, scope: scope, segs: splitPath(pattern), h: h})
 }
 
 // match finds the route for method and escaped path. It returns the path
@@ -104,37 +106,50 @@ func unescapeSegments(escaped string) ([]string, bool) {
 
 func (s *Server) routes() *router {
 	rt := &router{}
-	rt.add("GET", "/api/me", s.getMe)
-	rt.add("GET", "/api/cable_url", s.getCableURL)
+	rt.add("GET", "/api/me", "", s.getMe)
+	rt.add("GET", "/api/cable_url", "", s.getCableURL)
 
-	rt.add("GET", "/api/playgrounds", s.listPlaygrounds)
-	rt.add("POST", "/api/playgrounds", s.createPlayground)
-	rt.add("GET", "/api/playgrounds/{id}", s.getPlayground)
-	rt.add("PATCH", "/api/playgrounds/{id}", s.updatePlayground)
-	rt.add("PUT", "/api/playgrounds/{id}", s.updatePlayground)
-	rt.add("DELETE", "/api/playgrounds/{id}", s.deletePlayground)
-	rt.add("POST", "/api/playgrounds/{id}/operations", s.playgroundAction)
-	rt.add("GET", "/api/playgrounds/{id}/status", s.playgroundStatus)
-	rt.add("POST", "/api/playgrounds/{id}/status", s.refreshPlaygroundStatus)
-	rt.add("POST", "/api/playgrounds/{id}/expiration", s.extendPlayground)
-	rt.add("POST", "/api/playgrounds/{id}/logs", s.playgroundLogs)
+	rt.add("GET", "/api/playgrounds", "playgrounds:read", s.listPlaygrounds)
+	rt.add("POST", "/api/playgrounds", "playgrounds:write", s.createPlayground)
+	rt.add("GET", "/api/playgrounds/{id}", "playgrounds:read", s.getPlayground)
+	rt.add("PATCH", "/api/playgrounds/{id}", "playgrounds:write", s.updatePlayground)
+	rt.add("PUT", "/api/playgrounds/{id}", "playgrounds:write", s.updatePlayground)
+	rt.add("DELETE", "/api/playgrounds/{id}", "playgrounds:delete", s.deletePlayground)
+	rt.add("POST", "/api/playgrounds/{id}/operations", "playgrounds:write", s.playgroundAction)
+	rt.add("GET", "/api/playgrounds/{id}/status", "playgrounds:read", s.playgroundStatus)
+	rt.add("POST", "/api/playgrounds/{id}/status", "playgrounds:read", s.refreshPlaygroundStatus)
+	rt.add("POST", "/api/playgrounds/{id}/expiration", "playgrounds:write", s.extendPlayground)
+	rt.add("POST", "/api/playgrounds/{id}/logs", "playgrounds:read", s.playgroundLogs)
 
-	rt.add("GET", "/api/marquees", s.listMarquees)
-	rt.add("POST", "/api/marquees", s.createMarquee)
-	rt.add("GET", "/api/marquees/{id}", s.getMarquee)
-	rt.add("PATCH", "/api/marquees/{id}", s.updateMarquee)
-	rt.add("PUT", "/api/marquees/{id}", s.updateMarquee)
-	rt.add("DELETE", "/api/marquees/{id}", s.deleteMarquee)
-	rt.add("POST", "/api/marquees/{id}/connection_tests", s.testMarqueeConnection)
-	rt.add("POST", "/api/marquees/{id}/ssh_keys", s.newMarqueeSSHKey)
+	rt.add("GET", "/api/marquees", "marquees:read", s.listMarquees)
+	rt.add("POST", "/api/marquees", "marquees:write", s.createMarquee)
+	rt.add("GET", "/api/marquees/{id}", "marquees:read", s.getMarquee)
+	rt.add("PATCH", "/api/marquees/{id}", "marquees:write", s.updateMarquee)
+	rt.add("PUT", "/api/marquees/{id}", "marquees:write", s.updateMarquee)
+	rt.add("DELETE", "/api/marquees/{id}", "marquees:delete", s.deleteMarquee)
+	rt.add("POST", "/api/marquees/{id}/connection_tests", "marquees:write", s.testMarqueeConnection)
+	rt.add("POST", "/api/marquees/{id}/ssh_keys", "marquees:write", s.newMarqueeSSHKey)
 
-	rt.add("GET", "/api/playspecs", s.listPlayspecs)
-	rt.add("GET", "/api/playspecs/{id}", s.getPlayspec)
+	rt.add("GET", "/api/playspecs", "playspecs:read", s.listPlayspecs)
+	rt.add("GET", "/api/playspecs/{id}", "playspecs:read", s.getPlayspec)
 
-	rt.add("GET", "/api/async_requests/{id}", s.getAsyncRequest)
-	rt.add("GET", altStatusPattern, s.getAsyncRequest)
+	// Each family of the platform's other resources adds its own routes.
+	s.playspecRoutes(rt)
+	s.secretRoutes(rt)
+	s.apiKeyRoutes(rt)
+	s.statusRoutes(rt)
+	s.propRoutes(rt)
+	s.webhookRoutes(rt)
+	s.auditLogRoutes(rt)
+	s.templateRoutes(rt)
+	s.launchRoutes(rt)
+	s.agentRoutes(rt)
+	s.extraRoutes(rt)
 
-	rt.add("GET", "/_local/stats", s.getStats)
-	rt.add("POST", "/_local/chaos", s.postChaos)
+	rt.add("GET", "/api/async_requests/{id}", "", s.getAsyncRequest)
+	rt.add("GET", altStatusPattern, "", s.getAsyncRequest)
+
+	rt.add("GET", "/_local/stats", "", s.getStats)
+	rt.add("POST", "/_local/chaos", "", s.postChaos)
 	return rt
 }

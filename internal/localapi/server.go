@@ -18,7 +18,8 @@ const maxBodyBytes = 1 << 20
 
 // Config configures an emulator. The zero value is usable.
 type Config struct {
-	APIKey         string        // accepted bearer key ("" → DefaultAPIKey)
+	APIKey         string        // the first player's key ("" → DefaultAPIKey); see Keys
+	Players        int           // players seeded, each with its own key and world; 0 → 1
 	Seed           int64         // chaos RNG seed
 	Speed          float64       // platform durations are divided by Speed; 0 → 1
 	Chaos          string        // chaos spec or profile name ("flaky", "outage", "hostile")
@@ -59,6 +60,9 @@ type Server struct {
 func New(cfg Config) (*Server, error) {
 	if cfg.APIKey == "" {
 		cfg.APIKey = DefaultAPIKey
+	}
+	if cfg.Players <= 0 {
+		cfg.Players = 1
 	}
 	if cfg.Speed <= 0 {
 		cfg.Speed = 1
@@ -102,8 +106,9 @@ func New(cfg Config) (*Server, error) {
 	} else {
 		s.store = newMemStore()
 	}
-	// Touch the state once so a bad path fails here, not on the first request.
-	if err := s.store.update(s.now(), func(*state) bool { return false }); err != nil {
+	// Touch the state once so a bad path fails here, not on the first
+	// request; the players and their keys are seeded now.
+	if err := s.store.update(s.now(), func(st *state) bool { return s.seedPlayers(st, s.now()) }); err != nil {
 		return nil, err
 	}
 	s.cable = s.mountCable()

@@ -6,7 +6,7 @@ import (
 )
 
 // stateVersion changes when the file layout does; older files are reseeded.
-const stateVersion = 1
+const stateVersion = 2
 
 // state is everything the emulator remembers. It is one JSON document so a
 // file-backed emulator can load, handle one request and save it whole.
@@ -24,6 +24,19 @@ type state struct {
 	Chaos            *chaosSetting          `json:"chaos,omitempty"`
 	KeySerial        int64                  `json:"key_serial"` // ssh keys minted so far
 	Stats            Stats                  `json:"stats"`
+
+	Players   []*player        `json:"players"`
+	APIKeys   []*apiKey        `json:"api_keys"`
+	NextIDs   map[string]int64 `json:"next_ids"` // the last id handed out, per kind (nextID)
+	AuditLogs []*auditEntry    `json:"audit_logs"`
+
+	// Each family of resources keeps its part of the state in its own file.
+	playspecState
+	secretState
+	propState
+	webhookState
+	templateState
+	agentState
 }
 
 // chaosSetting is the last spec set through SetChaos, shared across processes.
@@ -32,10 +45,17 @@ type chaosSetting struct {
 	Since time.Time `json:"since"`
 }
 
-// Seed marquees: two funded, one whose paid_until is in the past.
+// seedState is an empty world; Server.seedPlayers adds the players, their
+// keys and what each starts with (seedWorld).
 func seedState(now time.Time) *state {
 	st := &state{Version: stateVersion, SeededAt: now}
 	st.normalize()
+	return st
+}
+
+// seedWorld gives a new player marquees (two funded, one whose paid_until
+// is in the past) and whatever else each family seeds.
+func (st *state) seedWorld(player int64, now time.Time) {
 	funded := now.AddDate(0, 1, 0)
 	for _, m := range []struct {
 		name string
@@ -48,7 +68,7 @@ func seedState(now time.Time) *state {
 	} {
 		st.NextMarqueeID++
 		mq := &marquee{
-			ID: st.NextMarqueeID, Name: m.name, Host: m.name + ".fibe.test", Port: 22, User: "fibe",
+			ID: st.NextMarqueeID, Owner: player, Name: m.name, Host: m.name + ".fibe.test", Port: 22, User: "fibe",
 			Status: "active", BuildPlatform: "linux/amd64", HasSSHKey: true,
 			PaidUntil: m.paid, CreatedAt: now, UpdatedAt: now,
 		}
@@ -58,7 +78,7 @@ func seedState(now time.Time) *state {
 		}
 		st.Marquees = append(st.Marquees, mq)
 	}
-	return st
+	st.seedFamilies(player, now)
 }
 
 // normalize fills the maps a decoded or fresh state may lack.
@@ -74,6 +94,9 @@ func (st *state) normalize() {
 	}
 	if st.CableTokens == nil {
 		st.CableTokens = map[string]time.Time{}
+	}
+	if st.NextIDs == nil {
+		st.NextIDs = map[string]int64{}
 	}
 	st.Stats.init()
 }

@@ -122,12 +122,8 @@ func verbToolOf(t *verbTool) *Tool {
 			first = append(first, "status", "name")
 		}
 		if len(r.SortKeys) > 0 {
-			var keys []string
-			for _, k := range r.SortKeys {
-				keys = append(keys, k, "-"+k)
-			}
-			in.Properties["sort"] = &jsonschema.Schema{Type: "string", Enum: anys(keys),
-				Description: "Sort by this key, ascending; with a leading - descending (e.g. -" + r.SortKeys[0] + ")"}
+			in.Properties["sort"] = &jsonschema.Schema{Type: "string", Enum: anys(resource.SortValues(r.SortKeys)),
+				Description: "Order: a column and a direction (e.g. " + r.SortKeys[0] + "_desc); default created_at_desc"}
 			first = append(first, "sort")
 		}
 		for _, f := range r.Filters {

@@ -73,7 +73,7 @@ func TestGeneratedToolsFollowTheDescriptions(t *testing.T) {
 				}
 				if len(r.SortKeys) > 0 {
 					enum := in.Properties["sort"].Enum
-					if !slices.Contains(enum, any(r.SortKeys[0])) || !slices.Contains(enum, any("-"+r.SortKeys[0])) {
+					if !slices.Contains(enum, any(r.SortKeys[0]+"_asc")) || !slices.Contains(enum, any(r.SortKeys[0]+"_desc")) {
 						t.Errorf("%s: sort enum %v lacks both forms of %s", tool.Name, enum, r.SortKeys[0])
 					}
 				}
@@ -225,7 +225,7 @@ func TestListArgumentsBecomeTheQuery(t *testing.T) {
 	w := newWorld(t, localapi.Config{})
 	w.createPG("q-1", "web", "local")
 	var page struct{ Items []map[string]any }
-	w.ok("fibe_playgrounds_list", map[string]any{"status": "running", "sort": "-created_at", "playspec": "web", "marquee": "local"}, &page)
+	w.ok("fibe_playgrounds_list", map[string]any{"status": "running", "sort": "created_at_desc", "playspec": "web", "marquee": "local"}, &page)
 	if len(page.Items) != 1 || page.Items[0]["name"] != "q-1" {
 		t.Fatalf("items %v", page.Items)
 	}
@@ -235,7 +235,7 @@ func TestListArgumentsBecomeTheQuery(t *testing.T) {
 			q, _ = url.ParseQuery(r.Query)
 		}
 	}
-	for k, v := range map[string]string{"status": "running", "sort": "-created_at", "playspec_id": "web", "marquee_id": "local"} {
+	for k, v := range map[string]string{"status": "running", "sort": "created_at_desc", "playspec_id": "web", "marquee_id": "local"} {
 		if q.Get(k) != v {
 			t.Errorf("query %s = %q, want %q (query %v)", k, q.Get(k), v, q)
 		}

@@ -218,3 +218,13 @@ func ApplyFilter(lo *client.ListOptions, f Filter, value string) {
 	}
 	lo.Filters[f.Query] = value
 }
+
+// SortValues are the values a list's sort takes: each key's _asc and
+// _desc (docs/api.md, Lists).
+func SortValues(keys []string) []string {
+	out := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		out = append(out, k+"_asc", k+"_desc")
+	}
+	return out
+}

@@ -56,8 +56,8 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 		_ = json.NewDecoder(resp.Body).Decode(&raw)
 		return resp.StatusCode, raw
 	}
-	firstName := func(r *resource.Resource) string {
-		_, raw := get(r.Path)
+	firstName := func(r *resource.Resource) string { // the oldest: a seeded, usable one
+		_, raw := get(r.Path + "?sort=created_at_asc")
 		var env struct {
 			Data []struct {
 				Name string `json:"name"`
@@ -139,7 +139,7 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 			}
 		}
 		for _, k := range r.SortKeys {
-			for _, sort := range []string{k, "-" + k} {
+			for _, sort := range []string{k + "_asc", k + "_desc"} {
 				if code, raw := get(r.Path + "?sort=" + sort); code != http.StatusOK {
 					t.Errorf("%s: sort %s: %d %s", r.Name, sort, code, raw)
 				}

@@ -71,7 +71,7 @@ func ExamplePlaygroundsService_All() {
 	}
 
 	// Two playgrounds a page; a page is fetched when the previous one is used up.
-	o := &fibe.PlaygroundListOptions{ListOptions: fibe.ListOptions{PerPage: 2, Search: "ci-", Sort: "name"}}
+	o := &fibe.PlaygroundListOptions{ListOptions: fibe.ListOptions{PerPage: 2, Search: "ci-", Sort: "name_asc"}}
 	for pg, err := range c.Playgrounds.All(ctx, o) {
 		if err != nil {
 			log.Fatal(err)

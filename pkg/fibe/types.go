@@ -123,8 +123,9 @@ type User struct {
 }
 
 // ListOptions select a page of a list and filter it. Zero fields are not
-// sent. Search matches names containing it; Sort is comma-separated keys,
-// "-" first for descending ("-created_at").
+// sent. Search and Name match substrings; Sort is a column and a
+// direction ("name_asc", "created_at_desc", the default); an unknown one
+// is an *Error with code INVALID_SORT.
 type ListOptions struct {
 	Page, PerPage               int
 	Search, Name, Status        string
