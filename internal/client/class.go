@@ -36,6 +36,7 @@ var codeClasses = map[string]codeClass{
 	CodeCircuitOpen:     {ClassCircuitOpen, true},
 	CodeRemoteFailed:    {ClassRemoteFailed, true},
 	CodeTerminalState:   {ClassRemoteFailed, true},
+	CodeJobFailed:       {ClassRemoteFailed, true},
 	CodeInvalidResponse: {ClassError, true},
 
 	CodeNotFound:        {ClassNotFound, false},

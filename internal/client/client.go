@@ -22,6 +22,7 @@ type Client struct {
 	Marquees    *MarqueesService
 	Playspecs   *PlayspecsService
 	Async       *AsyncService
+	Tricks      *TricksService
 
 	base      *url.URL
 	apiKey    string
@@ -126,6 +127,7 @@ func New(opts Options) (*Client, error) {
 	c.Marquees = &MarqueesService{c: c}
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Async = &AsyncService{c: c}
+	c.Tricks = &TricksService{c: c}
 	return c, nil
 }
 

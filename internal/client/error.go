@@ -26,6 +26,7 @@ const (
 	CodeCircuitOpen     = "CIRCUIT_OPEN"
 	CodeRemoteFailed    = "REMOTE_REQUEST_FAILED"
 	CodeTerminalState   = "PLAYGROUND_TERMINAL_STATE"
+	CodeJobFailed       = "JOB_FAILED" // a trick's job ended failed (tricks.go)
 	CodeAsyncTimeout    = "ASYNC_TIMEOUT"
 	CodeRequestTimeout  = "REQUEST_TIMEOUT"
 	CodeNetwork         = "NETWORK_ERROR"
@@ -134,7 +135,7 @@ var knownCodes = map[string]bool{
 	CodeInternal: true, CodeUnauthorized: true, CodeForbidden: true, CodeNotFound: true, CodeConflict: true, CodeLocked: true,
 	CodeValidation: true, CodeBadRequest: true, CodeInvalidSort: true, CodeQuotaExceeded: true, CodeNotFunded: true,
 	CodeFeatureDisabled: true, CodeNotImplemented: true, CodeRateLimited: true,
-	CodeCircuitOpen: true, CodeRemoteFailed: true, CodeTerminalState: true, CodeAsyncTimeout: true,
+	CodeCircuitOpen: true, CodeRemoteFailed: true, CodeTerminalState: true, CodeJobFailed: true, CodeAsyncTimeout: true,
 	CodeRequestTimeout: true, CodeNetwork: true, CodeInvalidResponse: true, CodeCancelled: true,
 	CodeSessionExpired: true, CodeInvalidArgument: true, CodeDeviceDenied: true, CodeDeviceExpired: true,
 }

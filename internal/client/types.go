@@ -105,6 +105,11 @@ type Playground struct {
 	ServiceURLs   []ServiceURL  `json:"service_urls,omitempty"`
 	Services      []Service     `json:"services,omitempty"`
 	BuildStatuses []BuildStatus `json:"build_statuses,omitempty"`
+	// JobMode: a job playground (a trick), which runs to completed;
+	// ResultStatus and JobResult say how its job ended (tricks.go).
+	JobMode      bool       `json:"job_mode,omitempty"`
+	ResultStatus string     `json:"result_status,omitempty"`
+	JobResult    *JobResult `json:"job_result,omitempty"`
 }
 
 // PlaygroundStatus is a playground status body.

@@ -22,6 +22,7 @@ var rules = map[string]rule{
 	client.CodeCircuitOpen:   {hints: circuitHints},
 	client.CodeRemoteFailed:  {details: true},
 	client.CodeTerminalState: {details: true},
+	client.CodeJobFailed:     {details: true},
 
 	client.CodeUnauthorized:  {hints: unauthorizedHints},
 	client.CodeDeviceDenied:  {hints: deviceLoginHints},
