@@ -26,6 +26,7 @@ import (
 	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
+	"github.com/fibegg/fibe/cmd/tricks"
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
@@ -103,6 +104,7 @@ Try it without an account against the embedded local API:
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
 		cmdutil.NewCmdResource(f, resource.Playspecs()),
+		tricks.NewCmdTricks(f),
 		ops.NewCmdOps(f),
 	)
 	addToGroup(root, groupSetup,
