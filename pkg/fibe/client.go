@@ -30,6 +30,7 @@ const journalProfile = "sdk"
 type Client struct {
 	Playgrounds *PlaygroundsService
 	Marquees    *MarqueesService
+	Tricks      *TricksService
 	Playspecs   *PlayspecsService
 	Operations  *OperationsService
 	Me          *MeService
@@ -211,6 +212,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	c := &Client{c: ic, shared: shared}
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
+	c.Tricks = &TricksService{c: c}
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}

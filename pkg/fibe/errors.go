@@ -33,6 +33,7 @@ const (
 	CodeCircuitOpen             = "CIRCUIT_OPEN"
 	CodeRemoteRequestFailed     = "REMOTE_REQUEST_FAILED"
 	CodePlaygroundTerminalState = "PLAYGROUND_TERMINAL_STATE"
+	CodeJobFailed               = "JOB_FAILED" // a trick's job failed (TricksService.Wait)
 	CodeAsyncTimeout            = "ASYNC_TIMEOUT"
 	CodeRequestTimeout          = "REQUEST_TIMEOUT"
 	CodeNetworkError            = "NETWORK_ERROR"
@@ -252,6 +253,13 @@ func IsPlaygroundTerminal(err error) bool {
 	}
 	status, _ := e.Details["status"].(string)
 	return c == client.ClassRemoteFailed && (status == "error" || status == "failed" || status == "destroyed")
+}
+
+// IsJobFailed reports whether the code is JOB_FAILED: a trick whose job
+// ran and failed (exit 11); Details name the failed services and reasons.
+func IsJobFailed(err error) bool {
+	e, ok := errors.AsType[*Error](err)
+	return ok && e != nil && e.Code == CodeJobFailed
 }
 
 // IsRetryable reports Error.Retryable: the last answer was one the

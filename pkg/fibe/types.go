@@ -21,6 +21,44 @@ type Playground struct {
 	ServiceURLs   []ServiceURL  `json:"service_urls,omitempty"`
 	Services      []Service     `json:"services,omitempty"`
 	BuildStatuses []BuildStatus `json:"build_statuses,omitempty"`
+	// JobMode marks a trick (a job playground); ResultStatus and JobResult
+	// say how its job ended (see TrickOutcome).
+	JobMode      bool       `json:"job_mode,omitempty"`
+	ResultStatus string     `json:"result_status,omitempty"`
+	JobResult    *JobResult `json:"job_result,omitempty"`
+}
+
+// JobResult is how a trick's job ended: one row per service, the watched
+// ones deciding success.
+type JobResult struct {
+	ID             *int64            `json:"id,omitempty"`
+	Success        *bool             `json:"success"`
+	CompletedAt    *time.Time        `json:"completed_at"`
+	ServiceResults map[string]any    `json:"service_results,omitempty"`
+	Summary        *JobResultSummary `json:"summary,omitempty"`
+}
+
+// JobResultSummary counts a job's services and names those that failed
+// and succeeded.
+type JobResultSummary struct {
+	ServicesTotal int             `json:"services_total"`
+	WatchedTotal  int             `json:"watched_total"`
+	Failed        []string        `json:"failed"`
+	Succeeded     []string        `json:"succeeded"`
+	Rows          []JobServiceRow `json:"rows"`
+}
+
+// JobServiceRow is how one service of a job ended.
+type JobServiceRow struct {
+	Name              string `json:"name"`
+	Watched           bool   `json:"watched"`
+	Status            string `json:"status,omitempty"`
+	ExitCode          *int   `json:"exit_code,omitempty"`
+	Result            string `json:"result,omitempty"`
+	FinishedAt        string `json:"finished_at,omitempty"`
+	LogLines          int    `json:"log_lines,omitempty"`
+	LogBytes          int    `json:"log_bytes,omitempty"`
+	StructuredSummary any    `json:"structured_summary,omitempty"`
 }
 
 // PlaygroundStatus is a playground's status: the playground and, after a
