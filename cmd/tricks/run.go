@@ -129,20 +129,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 }
 
 // waitRun waits for the run name to finish and prints its status; a job
-// that failed is the command's error (exit 11), after its status under
-// --json.
+// that failed is the command's error (exit 11).
 func waitRun(ctx context.Context, s cmdutil.Seams, c *client.Client, name string, wo client.WaitOptions) error {
 	stop := s.Progress("Running "+name, wo)
 	st, err := c.Tricks.Wait(ctx, name, wo)
 	stop(err)
 	if err != nil {
-		if st != nil && s.IO.JSON() {
-			// --json prints the run's last status; the error follows.
-			if perr := s.IO.PrintJSON(st); perr != nil {
-				return perr
-			}
-		}
-		return s.WaitFailed(err)
+		return s.WaitFailed(err) // stdout stays empty; the error's details name what failed
 	}
 	if s.IO.JSON() {
 		return s.IO.PrintJSON(st)

@@ -63,7 +63,7 @@ var codeClasses = map[string]codeClass{
 
 // EndsWait reports whether code says how a wait ended (CANCELLED,
 // ASYNC_TIMEOUT, CIRCUIT_OPEN, REMOTE_REQUEST_FAILED,
-// PLAYGROUND_TERMINAL_STATE, INVALID_RESPONSE): such a code keeps its
+// PLAYGROUND_TERMINAL_STATE, JOB_FAILED, INVALID_RESPONSE): such a code keeps its
 // class and its words even on an error an async operation ended with.
 func EndsWait(code string) bool { return codeClasses[code].waitOutcome }
 
