@@ -36,6 +36,7 @@ func TestExitCode(t *testing.T) {
 		{"async timeout", &client.Error{Code: client.CodeAsyncTimeout, RequestID: "req_1", Async: true}, 10},
 		{"remote failed", &client.Error{Code: client.CodeRemoteFailed, Async: true}, 11},
 		{"terminal state", &client.Error{Code: client.CodeTerminalState}, 11},
+		{"job failed", &client.Error{Code: client.CodeJobFailed}, 11},
 		{"async error with a server code", &client.Error{Code: "PLAYGROUND_BUILD_FAILED", Async: true}, 11},
 		{"async validation is a remote failure", &client.Error{Code: client.CodeValidation, Async: true}, 11},
 		{"5xx after retries", &client.Error{Status: 503, Code: client.CodeInternal}, 12},
