@@ -2,10 +2,13 @@ package cmdutil
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/resource"
 )
 
@@ -51,6 +54,9 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			}
 			opts.Filters = map[string]string{}
 			for i, fl := range r.Filters {
+				if values[i] != "" && len(fl.Values) > 0 && !slices.Contains(fl.Values, values[i]) {
+					return output.FlagErrorf("invalid --%s %q: want one of %s", fl.Arg, values[i], strings.Join(fl.Values, ", "))
+				}
 				if values[i] != "" {
 					opts.Filters[fl.Arg] = values[i]
 				}
@@ -66,6 +72,8 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 		cmd.Flags().StringVar(&values[i], fl.Arg, "", fl.Help)
 		if complete := completeRefers(f, fl.Refers); complete != nil {
 			f.CompleteFlag(cmd, fl.Arg, complete)
+		} else if len(fl.Values) > 0 {
+			f.CompleteFlag(cmd, fl.Arg, cobra.FixedCompletions(fl.Values, cobra.ShellCompDirectiveNoFileComp))
 		}
 	}
 	AddListFlags(cmd, &opts.ListFlags)

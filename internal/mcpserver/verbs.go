@@ -128,6 +128,9 @@ func verbToolOf(t *verbTool) *Tool {
 		}
 		for _, f := range r.Filters {
 			in.Properties[argName(f.Arg)] = &jsonschema.Schema{Type: "string", Description: f.Help}
+			if len(f.Values) > 0 {
+				in.Properties[argName(f.Arg)].Enum = anys(f.Values)
+			}
 			first = append(first, argName(f.Arg))
 		}
 	case resource.VerbGet:
@@ -238,6 +241,10 @@ func fieldSchema(f resource.Field) *jsonschema.Schema {
 		}
 	case resource.Bool:
 		s.Type = "boolean"
+	case resource.String:
+		if f.Max > 0 {
+			s.MaxLength = ptr(f.Max)
+		}
 	case resource.Env:
 		s.Type = "object"
 		s.AdditionalProperties = &jsonschema.Schema{Type: "string"}

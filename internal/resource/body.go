@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // InputError is bad input to a verb, found before anything is sent. Arg is
@@ -94,6 +95,9 @@ func (f Field) put(body map[string]any, val any) error {
 		s, _ := val.(string)
 		if s == "" {
 			return nil
+		}
+		if f.Max > 0 && utf8.RuneCountInString(s) > f.Max {
+			return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("is too long (at most %d characters)", f.Max)}
 		}
 		if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
 			return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must be one of %s, not %q", strings.Join(f.Enum, ", "), s)}

@@ -46,7 +46,8 @@ type Field struct {
 	Required bool
 	// Enum, when set, are the only values allowed.
 	Enum []string
-	// Min and Max bound an Int (both zero: no bounds).
+	// Min and Max bound an Int (both zero: no bounds); Max alone bounds a
+	// String's length in characters.
 	Min, Max int
 	// WriteOnly fields (keys, secrets) are sent and never printed back.
 	WriteOnly bool
@@ -77,6 +78,9 @@ type Filter struct {
 	Help string
 	// Refers names the resource whose id or name the filter takes.
 	Refers string
+	// Values, for a filter that refers to no resource, are the only values
+	// it takes (checked before anything is sent).
+	Values []string
 	// Query is the query parameter it sets ("playspec_id").
 	Query string
 }

@@ -146,7 +146,13 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 			}
 		}
 		for _, f := range r.Filters {
-			if code, raw := get(r.Path + "?" + f.Query + "=" + firstName(resource.MustLookup(f.Refers))); code != http.StatusOK {
+			value := ""
+			if f.Refers != "" {
+				value = firstName(resource.MustLookup(f.Refers))
+			} else if len(f.Values) > 0 {
+				value = f.Values[0]
+			}
+			if code, raw := get(r.Path + "?" + f.Query + "=" + value); code != http.StatusOK {
 				t.Errorf("%s: filter %s: %d %s", r.Name, f.Query, code, raw)
 			}
 		}
