@@ -46,7 +46,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 			if err := opts.ListFlags.Validate(cmd); err != nil {
 				return err
 			}
-			if err := opts.FilterFlags.Validate(); err != nil {
+			if err := opts.FilterFlags.Validate(opts.IO.Warning); err != nil {
 				return err
 			}
 			if opts.Result != "" && !slices.Contains(resultFilters, opts.Result) {
