@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fibegg/fibe/cmd/agents"
 	"github.com/fibegg/fibe/cmd/api"
 	"github.com/fibegg/fibe/cmd/auth"
 	"github.com/fibegg/fibe/cmd/breaker"
@@ -105,6 +106,7 @@ Try it without an account against the embedded local API:
 		marquees.NewCmdMarquees(f),
 		cmdutil.NewCmdResource(f, resource.Playspecs()),
 		tricks.NewCmdTricks(f),
+		agents.NewCmdAgents(f),
 		ops.NewCmdOps(f),
 	)
 	addToGroup(root, groupSetup,

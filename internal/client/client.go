@@ -23,6 +23,7 @@ type Client struct {
 	Playspecs   *PlayspecsService
 	Async       *AsyncService
 	Tricks      *TricksService
+	Agents      *AgentsService
 
 	base      *url.URL
 	apiKey    string
@@ -128,6 +129,7 @@ func New(opts Options) (*Client, error) {
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Async = &AsyncService{c: c}
 	c.Tricks = &TricksService{c: c}
+	c.Agents = &AgentsService{NewCollection[Agent](c, "/api/agents", "agent")}
 	return c, nil
 }
 

@@ -7,7 +7,7 @@ import "sync"
 func All() []*Resource { return all() }
 
 var all = sync.OnceValue(func() []*Resource {
-	return []*Resource{playgrounds(), marquees(), playspecs()}
+	return []*Resource{playgrounds(), marquees(), playspecs(), agents()}
 })
 
 // Lookup returns the resource called name (its Name, Singular or an
@@ -44,3 +44,6 @@ func Marquees() *Resource { return MustLookup("marquees") }
 
 // Playspecs is the description of playspecs.
 func Playspecs() *Resource { return MustLookup("playspecs") }
+
+// Agents is the description of agents.
+func Agents() *Resource { return MustLookup("agents") }

@@ -91,6 +91,10 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 				case resource.Bool:
 					values[f.Arg] = true
 				default:
+					if len(f.Enum) > 0 {
+						values[f.Arg] = f.Enum[0]
+						break
+					}
 					values[f.Arg] = "wire-" + f.Arg
 				}
 			}

@@ -31,6 +31,7 @@ type Client struct {
 	Playgrounds *PlaygroundsService
 	Marquees    *MarqueesService
 	Tricks      *TricksService
+	Agents      *AgentsService
 	Playspecs   *PlayspecsService
 	Operations  *OperationsService
 	Me          *MeService
@@ -213,6 +214,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
 	c.Tricks = &TricksService{c: c}
+	c.Agents = &AgentsService{c: c}
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}

@@ -131,3 +131,119 @@ func (p *MarqueeUpdateParams) body() (map[string]any, error) {
 	}
 	return resource.Marquees().Body(resource.VerbUpdate, base, values)
 }
+
+// AgentCreateParams are a new agent. Extra merges into the
+// request's "agent" object, the named fields win, and zero fields
+// are not sent.
+type AgentCreateParams struct {
+	Name         string // Name of the agent (at most 255 characters); required
+	Provider     string // Provider the agent runs; required
+	Description  string // What the agent is for
+	Model        string // Model the provider runs (model options)
+	MemoryLimit  string // Memory limit of the agent's runtime (e.g. 2g)
+	CPULimit     string // CPU limit of the agent's runtime (e.g. 1.5)
+	Prompt       string // Prompt the agent starts from
+	SystemPrompt string // System prompt
+	CLIVersion   string // Version of the provider's CLI (default: latest)
+	Sync         bool   // Sync the agent's work
+	Syscheck     bool   // Run system checks
+	Extra        map[string]any
+}
+
+// body is the "agent" object p sends, checked by the description.
+func (p *AgentCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Provider != "" {
+		values["provider"] = p.Provider
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.Model != "" {
+		values["model"] = p.Model
+	}
+	if p.MemoryLimit != "" {
+		values["memory-limit"] = p.MemoryLimit
+	}
+	if p.CPULimit != "" {
+		values["cpu-limit"] = p.CPULimit
+	}
+	if p.Prompt != "" {
+		values["prompt"] = p.Prompt
+	}
+	if p.SystemPrompt != "" {
+		values["system-prompt"] = p.SystemPrompt
+	}
+	if p.CLIVersion != "" {
+		values["cli-version"] = p.CLIVersion
+	}
+	if p.Sync {
+		values["sync"] = p.Sync
+	}
+	if p.Syscheck {
+		values["syscheck"] = p.Syscheck
+	}
+	return resource.Agents().Body(resource.VerbCreate, base, values)
+}
+
+// AgentUpdateParams change a agent. Extra merges into the
+// request's "agent" object, the named fields win, and zero fields
+// are not sent.
+type AgentUpdateParams struct {
+	Name         string // Name of the agent (at most 255 characters)
+	Description  string // What the agent is for
+	Model        string // Model the provider runs (model options)
+	MemoryLimit  string // Memory limit of the agent's runtime (e.g. 2g)
+	CPULimit     string // CPU limit of the agent's runtime (e.g. 1.5)
+	Prompt       string // Prompt the agent starts from
+	SystemPrompt string // System prompt
+	CLIVersion   string // Version of the provider's CLI (default: latest)
+	Sync         bool   // Sync the agent's work
+	Syscheck     bool   // Run system checks
+	Extra        map[string]any
+}
+
+// body is the "agent" object p sends, checked by the description.
+func (p *AgentUpdateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.Model != "" {
+		values["model"] = p.Model
+	}
+	if p.MemoryLimit != "" {
+		values["memory-limit"] = p.MemoryLimit
+	}
+	if p.CPULimit != "" {
+		values["cpu-limit"] = p.CPULimit
+	}
+	if p.Prompt != "" {
+		values["prompt"] = p.Prompt
+	}
+	if p.SystemPrompt != "" {
+		values["system-prompt"] = p.SystemPrompt
+	}
+	if p.CLIVersion != "" {
+		values["cli-version"] = p.CLIVersion
+	}
+	if p.Sync {
+		values["sync"] = p.Sync
+	}
+	if p.Syscheck {
+		values["syscheck"] = p.Syscheck
+	}
+	return resource.Agents().Body(resource.VerbUpdate, base, values)
+}

@@ -37,7 +37,7 @@ func main() {
 }
 
 // initialisms are the words Go spells in capitals.
-var initialisms = map[string]string{"id": "ID", "ssh": "SSH", "url": "URL", "api": "API", "tls": "TLS", "http": "HTTP"}
+var initialisms = map[string]string{"id": "ID", "ssh": "SSH", "url": "URL", "api": "API", "tls": "TLS", "http": "HTTP", "cpu": "CPU", "cli": "CLI"}
 
 // goName is a field's exported Go name: "ssh_private_key" → SSHPrivateKey.
 func goName(s string) string {
@@ -99,6 +99,8 @@ func describe(r *resource.Resource) (string, error) {
 		return "resource.Marquees()", nil
 	case "playspecs":
 		return "resource.Playspecs()", nil
+	case "agents":
+		return "resource.Agents()", nil
 	}
 	return "", fmt.Errorf("no accessor for resource %s", r.Name)
 }

@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"context"
+	"net/http"
+	"time"
+)
 
 // Agent is an AI agent's configuration (docs/api.md, Agents). The
 // effective_* fields are what the platform applies once the agent's own
@@ -72,4 +76,28 @@ type AgentRuntimeStatus struct {
 	IsProcessing     bool    `json:"is_processing"`
 	QueueCount       int     `json:"queue_count"`
 	LastError        *string `json:"last_error"`
+}
+
+// AgentsService is /api/agents. A ref is an id or a name.
+type AgentsService struct{ *Collection[Agent] }
+
+// Duplicate copies the agent ref: a new agent with the same provider and
+// settings under a name of its own (201).
+func (s *AgentsService) Duplicate(ctx context.Context, ref string, mo MutationOptions) (*Agent, *Response, error) {
+	var a Agent
+	meta, err := s.Member(ctx, http.MethodPost, ref, "copies", nil, mo, WaitOptions{}, &a)
+	if err != nil {
+		return nil, meta, err
+	}
+	return &a, meta, nil
+}
+
+// RuntimeStatus reads where the agent's chat runtime is.
+func (s *AgentsService) RuntimeStatus(ctx context.Context, ref string) (*AgentRuntimeStatus, *Response, error) {
+	var st AgentRuntimeStatus
+	meta, err := s.Query(ctx, http.MethodGet, ref, "runtime_status", nil, nil, &st)
+	if err != nil {
+		return nil, meta, err
+	}
+	return &st, meta, nil
 }
