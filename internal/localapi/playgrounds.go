@@ -3,6 +3,7 @@ package localapi
 import (
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,9 +121,17 @@ func (s *Server) listPlaygrounds(rc *reqCtx) (*reply, error) {
 		}
 		mqID = m.ID
 	}
+	jobMode, err := boolParam(rc.c.query, "job_mode")
+	if err != nil {
+		return nil, err
+	}
+	result := rc.c.query.Get("result_status")
+	if result != "" && !slices.Contains(jobResults, result) {
+		return nil, invalid("result_status", "is not included in the list ("+strings.Join(jobResults, ", ")+")")
+	}
 	var items []playgroundView
 	for _, pg := range ownedBy(rc.st.Playgrounds, rc.player) {
-		if (psID == 0 || pg.PlayspecID == psID) && (mqID == 0 || pg.MarqueeID == mqID) &&
+		if (psID == 0 || pg.PlayspecID == psID) && (mqID == 0 || pg.MarqueeID == mqID) && rc.st.keepsJob(pg, jobMode, result) &&
 			lq.has("name", pg.Name) && lq.search(pg.Name) && lq.hasStatus(pg.Status) && lq.inTime(pg.CreatedAt) {
 			items = append(items, rc.st.playgroundView(pg, rc.now))
 		}
@@ -180,6 +189,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
 	}
 	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
+	rc.startJob(pg, ps)
 	rc.st.Stats.Creates[name]++
 	if s.cfg.AsyncCreate {
 		op := rc.newOp(opCreate, registerTime)

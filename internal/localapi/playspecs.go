@@ -13,18 +13,20 @@ type playspec struct {
 	description string
 	services    []serviceSpec
 	broken      bool
+	job         bool // a job playspec: its playgrounds are tricks (tricks.go)
 }
 
 type serviceSpec struct {
-	name   string
-	public bool // has a service URL
+	name    string
+	public  bool // has a service URL
+	watched bool // a job's service whose exit code counts (tricks.go)
 }
 
 var playspecs = []playspec{
 	{id: 1, name: "web", description: "A web app with a worker and a database",
-		services: []serviceSpec{{"web", true}, {"worker", false}, {"db", false}}},
+		services: []serviceSpec{{"web", true, false}, {"worker", false, false}, {"db", false, false}}},
 	{id: 2, name: "broken", description: "A web app whose image cannot be pulled: every rollout fails at the build step",
-		broken: true, services: []serviceSpec{{"web", true}, {"db", false}}},
+		broken: true, services: []serviceSpec{{"web", true, false}, {"db", false, false}}},
 }
 
 // playspecNames lists the playspecs, for messages that name the known ones.

@@ -37,6 +37,7 @@ type state struct {
 	webhookState
 	templateState
 	agentState
+	trickState
 }
 
 // chaosSetting is the last spec set through SetChaos, shared across processes.
@@ -135,6 +136,7 @@ func (st *state) settle(now time.Time) {
 			st.finishOp(op)
 		}
 	}
+	st.settleJobs(now) // after the operations: a job ends only on a playground still running
 	st.prune(now)
 }
 

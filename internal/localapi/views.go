@@ -30,6 +30,7 @@ type playgroundView struct {
 	ServiceURLs   []serviceURLView  `json:"service_urls"`
 	Services      []serviceView     `json:"services"`
 	BuildStatuses []buildStatus     `json:"build_statuses"`
+	jobView                         // job_mode, result_status, job_result (tricks.go)
 }
 
 // playgroundStatusView is the status body: a playground plus failure detail.
@@ -115,6 +116,7 @@ func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
 		CreatedAt: pg.CreatedAt, UpdatedAt: pg.UpdatedAt,
 		ServiceURLs: []serviceURLView{}, Services: []serviceView{},
 		BuildStatuses: append([]buildStatus{}, pg.BuildStatuses...),
+		jobView:       st.jobViewOf(pg),
 	}
 	if v.EnvOverrides == nil {
 		v.EnvOverrides = map[string]string{}
@@ -153,6 +155,8 @@ func serviceState(status string) (svc, health string, running bool, exit *int) {
 		return "exited", "none", false, code(0)
 	case "error", "failed":
 		return "exited", "unhealthy", false, code(1)
+	case "completed":
+		return "exited", "none", false, code(0)
 	default:
 		return "starting", "starting", false, nil
 	}
