@@ -36,8 +36,8 @@ func NewCmdDelete(f *Factory, spec DeleteSpec) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "delete <id|name> [--yes]",
 		Aliases: spec.Aliases,
-		Short:   "Delete a " + spec.Resource.Singular,
-		Long: "Delete a " + spec.Resource.Singular + `. On a terminal you are asked to confirm unless
+		Short:   "Delete " + spec.Resource.A(),
+		Long: "Delete " + spec.Resource.A() + `. On a terminal you are asked to confirm unless
 --yes is given; elsewhere --yes is required. When the server deletes in
 the background (202), the command waits unless --no-wait.`,
 		Example:           spec.Example,

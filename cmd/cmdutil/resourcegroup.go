@@ -48,7 +48,7 @@ func NewCmdResource(f *Factory, r *resource.Resource) *cobra.Command {
 	}
 	if r.Serves(resource.VerbCreate) {
 		cmd.AddCommand(NewCmdCreate(f, CreateSpec[any]{Resource: r, Use: "create " + fields(resource.VerbCreate),
-			Short: "Create a " + r.Singular, Card: card}, nil))
+			Short: "Create " + r.A(), Card: card}, nil))
 	}
 	if r.Serves(resource.VerbUpdate) {
 		cmd.AddCommand(NewCmdUpdate(f, UpdateSpec[any]{Resource: r, Use: "update <id|name> " + fields(resource.VerbUpdate),

@@ -36,7 +36,7 @@ func NewCmdUpdate[T any](f *Factory, spec UpdateSpec[T], runF func(context.Conte
 	var collect func()
 	cmd := &cobra.Command{
 		Use:               spec.Use,
-		Short:             "Change a " + spec.Resource.Singular,
+		Short:             "Change " + spec.Resource.A(),
 		Example:           spec.Example,
 		Args:              ExactArgs(1, "<id|name>"),
 		ValidArgsFunction: spec.Complete,

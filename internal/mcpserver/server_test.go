@@ -458,8 +458,8 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if got := ok("fibe_api", map[string]any{"method": "POST", "path": "/api/playgrounds/tour/expiration", "confirm": true}); got["expires_at"] == nil {
 		t.Fatalf("fibe_api extend = %v, want the new expiry", got)
 	}
-	if e := w.fail("fibe_api", map[string]any{"path": "agents"}); e["code"] != "RESOURCE_NOT_FOUND" {
-		t.Fatalf("fibe_api agents error = %v, want RESOURCE_NOT_FOUND", e)
+	if e := w.fail("fibe_api", map[string]any{"path": "nothing_served_here"}); e["code"] != "RESOURCE_NOT_FOUND" {
+		t.Fatalf("fibe_api nothing_served_here error = %v, want RESOURCE_NOT_FOUND", e)
 	}
 	handle := ok("fibe_playgrounds_action", map[string]any{"playground": "tour", "action": "hard_restart", "wait": false})
 	ok("fibe_ops_wait", map[string]any{"request_id": handle["request_id"]})
@@ -478,6 +478,20 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if ps := ok("fibe_playspecs_get", map[string]any{"playspec": "web"}); ps["name"] != "web" {
 		t.Fatalf("fibe_playspecs_get = %v", ps)
 	}
+	if a := ok("fibe_agents_create", map[string]any{"name": "tour-agent", "provider": "gemini"}); a["provider_label"] == "" {
+		t.Fatalf("fibe_agents_create = %v", a)
+	}
+	ok("fibe_agents_update", map[string]any{"agent": "tour-agent", "description": "tours"})
+	if cp := ok("fibe_agents_duplicate", map[string]any{"agent": "tour-agent"}); cp["name"] != "tour-agent-copy" {
+		t.Fatalf("fibe_agents_duplicate = %v", cp)
+	}
+	if list := ok("fibe_agents_list", map[string]any{"provider": "gemini"}); len(list["items"].([]any)) != 2 {
+		t.Fatalf("fibe_agents_list = %v", list)
+	}
+	if a := ok("fibe_agents_get", map[string]any{"agent": "tour-agent"}); a["description"] != "tours" {
+		t.Fatalf("fibe_agents_get = %v", a)
+	}
+	ok("fibe_agents_delete", map[string]any{"agent": "tour-agent-copy", "confirm": true})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

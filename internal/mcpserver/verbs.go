@@ -105,7 +105,7 @@ func inferred[T any]() *jsonschema.Schema {
 func verbToolOf(t *verbTool) *Tool {
 	r := t.r
 	cli := "fibe " + r.Aliases[0] + " "
-	one, ref := "a "+r.Singular, r.Singular
+	one, ref := r.A(), r.Singular
 	s := spec{name: t.name}
 	var in *jsonschema.Schema
 	var first []string // properties shown first: the reference, then the fields
@@ -205,8 +205,8 @@ func (t *verbTool) actionSpec(s *spec, cli string) (*jsonschema.Schema, []string
 		in.Properties["action"] = &jsonschema.Schema{Type: "string", Enum: anys(enum), Description: strings.Join(help, "; ")}
 		in.Required = append(in.Required, "action")
 		first = append(first, "action")
-		s.title = upperFirst(orList(verbs)) + " a " + r.Singular
-		s.desc = "Run " + orList(named) + " on a " + r.Singular + " and (unless wait is false) wait for it. " +
+		s.title = upperFirst(orList(verbs)) + " " + r.A()
+		s.desc = "Run " + orList(named) + " on " + r.A() + " and (unless wait is false) wait for it. " +
 			"The result is the final status, as `" + cli + "ACTION --json` prints it."
 	case a.Destroys:
 		in = inferred[gatedArgs]()

@@ -60,7 +60,10 @@ func TestGeneratedToolsFollowTheDescriptions(t *testing.T) {
 				if want := f.Required && v == resource.VerbCreate; slices.Contains(in.Required, argName(f.Arg)) != want {
 					t.Errorf("%s: %s required should be %v", tool.Name, argName(f.Arg), want)
 				}
-				if f.Max != 0 && (p.Minimum == nil || p.Maximum == nil || *p.Minimum != float64(f.Min) || *p.Maximum != float64(f.Max)) {
+				if f.Kind == resource.String && f.Max != 0 && (p.MaxLength == nil || *p.MaxLength != f.Max) {
+					t.Errorf("%s: %s has no length bound %d", tool.Name, argName(f.Arg), f.Max)
+				}
+				if f.Kind == resource.Int && f.Max != 0 && (p.Minimum == nil || p.Maximum == nil || *p.Minimum != float64(f.Min) || *p.Maximum != float64(f.Max)) {
 					t.Errorf("%s: %s has no bounds %d..%d", tool.Name, argName(f.Arg), f.Min, f.Max)
 				}
 				if f.Kind == resource.Env && (p.Type != "object" || p.AdditionalProperties == nil || p.AdditionalProperties.Type != "string") {

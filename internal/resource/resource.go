@@ -3,6 +3,7 @@ package resource
 import (
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/fibegg/fibe/internal/client"
 )
@@ -176,6 +177,14 @@ type Resource struct {
 	Item reflect.Type
 
 	ops ops
+}
+
+// A is the singular with its indefinite article: "a playground", "an agent".
+func (r *Resource) A() string {
+	if r.Singular != "" && strings.ContainsRune("aeiou", rune(r.Singular[0])) {
+		return "an " + r.Singular
+	}
+	return "a " + r.Singular
 }
 
 // Serves reports whether the resource serves verb v.
