@@ -492,6 +492,20 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 		t.Fatalf("fibe_agents_get = %v", a)
 	}
 	ok("fibe_agents_delete", map[string]any{"agent": "tour-agent-copy", "confirm": true})
+	// A run of a playspec that is not a job one: a playground, not a trick.
+	if tr := ok("fibe_tricks_run", map[string]any{"playspec": "web", "name": "tour-trick", "wait": false}); tr["name"] != "tour-trick" || tr["job_mode"] == true {
+		t.Fatalf("fibe_tricks_run = %v", tr)
+	}
+	if st := ok("fibe_tricks_status", map[string]any{"trick": "tour-trick"}); st["name"] != "tour-trick" {
+		t.Fatalf("fibe_tricks_status = %v", st)
+	}
+	if list := ok("fibe_tricks_list", map[string]any{"result": "failed"}); len(list["items"].([]any)) != 0 {
+		t.Fatalf("fibe_tricks_list = %v", list)
+	}
+	used["fibe_tricks_wait"] = true
+	if e := w.fail("fibe_tricks_wait", map[string]any{"trick": "no-such-trick"}); e["code"] != "RESOURCE_NOT_FOUND" {
+		t.Fatalf("fibe_tricks_wait = %v", e)
+	}
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress
