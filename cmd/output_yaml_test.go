@@ -113,6 +113,9 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		ctx("pg", "rollout", name)
 	}
 	ctx("mq", "create", "--name", "yaml-mq-del", "--host", "h.example", "--user", "u")
+	ctx("pg", "create", "--name", "yaml-tdel", "--playspec", "web", "--marquee", "local")
+	ctx("agents", "create", "--name", "yaml-agent", "--provider", "gemini")
+	ctx("agents", "create", "--name", "yaml-agent-del", "--provider", "gemini")
 	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
 
 	cases := map[string]yamlCase{
@@ -155,6 +158,19 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"playgrounds update":       {args: append([]string{"pg", "update", "yaml-pg", "--env", "A=1"}, key("pg-update")...)},
 		"playgrounds wait":         {args: []string{"pg", "wait", "yaml-pg"}},
 		"version":                  {args: []string{"version"}},
+		"tricks run":               {args: append([]string{"tricks", "run", "--playspec", "web", "--name", "yaml-trick", "--no-wait"}, key("trick-run")...)},
+		"tricks rerun":             {args: []string{"tricks", "rerun", "yaml-pg", "--no-wait"}, shape: true},
+		"tricks list":              {args: []string{"tricks", "list"}},
+		"tricks status":            {args: []string{"tricks", "status", "yaml-pg"}},
+		"tricks logs":              {args: []string{"tricks", "logs", "yaml-pg", "--tail", "5"}, shape: true},
+		"tricks delete":            {args: append([]string{"tricks", "delete", "yaml-tdel", "--yes", "--no-wait"}, key("trick-delete")...)},
+		"agents create":            {args: append([]string{"agents", "create", "--name", "yaml-agent-new", "--provider", "cursor"}, key("agent-create")...)},
+		"agents get":               {args: []string{"agents", "get", "yaml-agent"}},
+		"agents list":              {args: []string{"agents", "list", "--name", "yaml-agent-del"}},
+		"agents update":            {args: append([]string{"agents", "update", "yaml-agent", "--description", "d"}, key("agent-update")...)},
+		"agents delete":            {args: append([]string{"agents", "delete", "yaml-agent-del", "--yes"}, key("agent-delete")...)},
+		"agents duplicate":         {args: append([]string{"agents", "duplicate", "yaml-agent"}, key("agent-duplicate")...)},
+		"agents runtime-status":    {args: []string{"agents", "runtime-status", "yaml-agent"}},
 	}
 
 	root := NewCmdRoot(factory.New(iostreams.System(), nil))

@@ -48,16 +48,44 @@ func NewCmdResource(f *Factory, r *resource.Resource) *cobra.Command {
 	}
 	if r.Serves(resource.VerbCreate) {
 		cmd.AddCommand(NewCmdCreate(f, CreateSpec[any]{Resource: r, Use: "create " + fields(resource.VerbCreate),
-			Short: "Create " + r.A(), Card: card}, nil))
+			Short: "Create " + r.A(), Card: card, Example: "  fibe " + long + " create" + exampleFlags(r, resource.VerbCreate)}, nil))
 	}
 	if r.Serves(resource.VerbUpdate) {
 		cmd.AddCommand(NewCmdUpdate(f, UpdateSpec[any]{Resource: r, Use: "update <id|name> " + fields(resource.VerbUpdate),
-			Complete: complete, Card: card}, nil))
+			Complete: complete, Card: card, Example: "  fibe " + long + " update NAME" + exampleFlags(r, resource.VerbUpdate)}, nil))
 	}
 	if r.Serves(resource.VerbDelete) {
-		cmd.AddCommand(NewCmdDelete(f, DeleteSpec{Resource: r, Aliases: []string{"rm"}, Complete: complete}))
+		cmd.AddCommand(NewCmdDelete(f, DeleteSpec{Resource: r, Aliases: []string{"rm"}, Complete: complete,
+			Example: "  fibe " + long + " delete NAME\n  fibe " + short + " delete 1 --yes"}))
 	}
 	return cmd
+}
+
+// exampleFlags are the flags of an example of verb v: the required
+// fields on a create, the first field on an update, each with a value
+// (the first allowed one, or the flag's name in capitals).
+func exampleFlags(r *resource.Resource, v resource.Verb) string {
+	var out []string
+	for _, fl := range r.FieldsOf(v) {
+		if v == resource.VerbCreate && !fl.Required || v == resource.VerbUpdate && len(out) > 0 {
+			continue
+		}
+		value := strings.ToUpper(strings.ReplaceAll(fl.Arg, "-", "_"))
+		switch {
+		case fl.Kind == resource.Bool:
+			out = append(out, "--"+fl.Arg)
+			continue
+		case len(fl.Enum) > 0:
+			value = fl.Enum[0]
+		case fl.Kind == resource.Env:
+			value = "KEY=VALUE"
+		}
+		out = append(out, "--"+fl.Arg+" "+value)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " " + strings.Join(out, " ")
 }
 
 // itemAs is what a verb of the description returned (a pointer to the
