@@ -73,7 +73,7 @@ func TestCLIAPI(t *testing.T) {
 		t.Fatalf("%s", r)
 	}
 	// A route the emulator lacks is a 404 like the platform's: exit 3.
-	expectExit(t, w, 3, "RESOURCE_NOT_FOUND", "api", "agents")
+	expectExit(t, w, 3, "RESOURCE_NOT_FOUND", "api", "nothing_served_here")
 	// Errors keep their exit codes: 422 is 5.
 	expectExit(t, w, 5, "VALIDATION_FAILED", "api", "playgrounds", "-F", "playground[name]=api-1", "-f", "playground[playspec_id]=web")
 }

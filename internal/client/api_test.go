@@ -141,7 +141,7 @@ func TestAPIAgainstTheEmulator(t *testing.T) {
 	if json.Unmarshal(resp.Body, &st) != nil || st.Status != "running" || resp.Meta.Accepted == nil {
 		t.Fatalf("rollout result %s %+v", resp.Body, resp.Meta)
 	}
-	_, err = c.API(ctxT(t), APIRequest{Path: "agents"})
+	_, err = c.API(ctxT(t), APIRequest{Path: "nothing_served_here"})
 	if e := mustError(t, err, CodeNotFound); e.Status != 404 {
 		t.Fatalf("%+v", e)
 	}
