@@ -215,3 +215,20 @@ func (st *state) keepsJob(pg *playground, jobMode *bool, resultStatus string) bo
 
 // jobResults are the values of the result_status filter.
 var jobResults = []string{"succeeded", "failed", "unknown"}
+
+// jobExitCodes shows, once pg's job has ended, each service's own exit
+// code in its services.
+func (st *state) jobExitCodes(pg *playground, services []serviceView) {
+	j := st.jobOf(pg.ID)
+	if j == nil || !j.Done {
+		return
+	}
+	for i := range services {
+		for _, s := range j.Services {
+			if s.Name == services[i].Name {
+				code := s.ExitCode
+				services[i].ExitCode = &code
+			}
+		}
+	}
+}

@@ -57,6 +57,9 @@ func TestTricksRunToCompletion(t *testing.T) {
 		if st["status"] != "completed" || st["result_status"] != want.result || jr == nil || jr["success"] != want.success || jr["completed_at"] == nil {
 			t.Fatalf("%s: %v", name, st)
 		}
+		if svc := st["services"].([]any)[0].(map[string]any); svc["name"] != "worker" || svc["exit_code"] != want.code {
+			t.Errorf("%s: services %v", name, st["services"])
+		}
 		sum := jr["summary"].(map[string]any)
 		rows := sum["rows"].([]any)
 		worker := rows[0].(map[string]any)

@@ -142,6 +142,7 @@ func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
 			})
 		}
 	}
+	st.jobExitCodes(pg, v.Services)
 	return v
 }
 
