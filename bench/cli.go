@@ -117,7 +117,25 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 			r.check(fmt.Sprintf("`%s`: max RSS < %d MB", label, cmd.RSSTarget/1_000_000), maxRSS > 0 && maxRSS < cmd.RSSTarget, "%s", fmtMB(maxRSS))
 		}
 	}
-	inits = append(inits, initSection(ctx, r, bin, environ, env.CLIRuns))
+	inits = append(inits, initSection(ctx, r, bin, environ, env.CLIRuns)...)
+	if env.Baseline != "" {
+		base, err := baselineCLI(ctx, env)
+		if err == nil {
+			what := "revision " + env.Baseline + " of the module, built with go build"
+			if base == env.Baseline {
+				what = "a prebuilt binary (-baseline)"
+			}
+			r.param("baseline, paired run for run with this build", what)
+			var paired section
+			paired, err = pairedSection(ctx, base, bin, environ, env.CLIRuns)
+			if err == nil {
+				inits = append(inits, paired)
+			}
+		}
+		if err != nil {
+			inits = append(inits, section{Heading: "Paired with the baseline", After: []string{"Not measured: " + firstLine(err.Error())}})
+		}
+	}
 	return nil
 }
 
