@@ -67,6 +67,9 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 	}
 	r.param("CLI runs per command", fmt.Sprintf("%d, after one unmeasured warm-up run", env.CLIRuns))
 	r.param("CLI environment", "fresh HOME/XDG_CONFIG_HOME/XDG_STATE_HOME in a temp dir, FIBE_API_KEY set, NO_COLOR=1; RSS and CPU time from getrusage of the child (ru_maxrss, ru_utime + ru_stime)")
+	if rt := realTimePolicy(); rt != "" {
+		r.param("scheduling of the benchmark and every CLI run", rt+": real-time, ahead of the machine's other work, so a busy machine inflates the timings less")
+	}
 	if la := loadAverage(); la != "" {
 		r.param("load average (1, 5, 15 min) before the CLI timings", la)
 		defer func() {
