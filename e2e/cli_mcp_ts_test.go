@@ -193,8 +193,13 @@ func TestMCPTypeScriptClientCancelOverHTTP(t *testing.T) {
 	if seen.Progress < 1 || seen.Cancelled == "" {
 		t.Fatalf("the call was not cancelled as planned: %+v", seen)
 	}
-	if len(seen.Errors) > 0 {
-		t.Fatalf("the client saw: %q", seen.Errors)
+	// A progress notification already on its way when the cancel went out
+	// is a race the protocol allows (the SDK reports it as one for an
+	// unknown token); a response is not.
+	for _, e := range seen.Errors {
+		if !strings.HasPrefix(e, "Received a progress notification for an unknown token") {
+			t.Fatalf("the client saw: %q", seen.Errors)
+		}
 	}
 	if seen.Next == nil || seen.Next.IsError || seen.Next.Name != "ts-cancel" {
 		t.Fatalf("the next call: %+v", seen.Next)
