@@ -2,13 +2,10 @@ package cmdutil
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
-	"github.com/fibegg/fibe/internal/output"
 	"github.com/fibegg/fibe/internal/resource"
 )
 
@@ -54,8 +51,8 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			}
 			opts.Filters = map[string]string{}
 			for i, fl := range r.Filters {
-				if values[i] != "" && len(fl.Values) > 0 && !slices.Contains(fl.Values, values[i]) {
-					return output.FlagErrorf("invalid --%s %q: want one of %s", fl.Arg, values[i], strings.Join(fl.Values, ", "))
+				if err := resource.CheckFilter(fl, values[i]); err != nil {
+					return inputError(err, PayloadSchema{})
 				}
 				if values[i] != "" {
 					opts.Filters[fl.Arg] = values[i]

@@ -21,17 +21,17 @@ type agentState struct {
 // agent is the stored form. Settings holds every optional field as it was
 // accepted, by wire name; view shows the whole set.
 type agent struct {
-	ID        int64          `json:"id"`
-	Owner     int64          `json:"owner"`
-	Name      string         `json:"name"`
-	Provider  string         `json:"provider"`
-	Settings  map[string]any `json:"settings,omitempty"`
-	Mounted   []mountedFile  `json:"mounted_files,omitempty"`
-	CreatedAt time.Time      `json:"created_at"`
-	UpdatedAt time.Time      `json:"updated_at"`
+	ID        int64              `json:"id"`
+	Owner     int64              `json:"owner"`
+	Name      string             `json:"name"`
+	Provider  string             `json:"provider"`
+	Settings  map[string]any     `json:"settings,omitempty"`
+	Mounted   []agentMountedFile `json:"mounted_files,omitempty"`
+	CreatedAt time.Time          `json:"created_at"`
+	UpdatedAt time.Time          `json:"updated_at"`
 }
 
-type mountedFile struct {
+type agentMountedFile struct {
 	Name           string   `json:"name"`
 	Path           string   `json:"path"`
 	ContentType    string   `json:"content_type"`
@@ -168,7 +168,7 @@ func agentName(name string) error {
 }
 
 // readMounts reads a create's mounts into mounted files.
-func readMounts(obj map[string]any) ([]mountedFile, error) {
+func readMounts(obj map[string]any) ([]agentMountedFile, error) {
 	v, ok := obj["mounts"]
 	if !ok || v == nil {
 		return nil, nil
@@ -177,7 +177,7 @@ func readMounts(obj map[string]any) ([]mountedFile, error) {
 	if !ok {
 		return nil, invalid("mounts", "must be a list of objects")
 	}
-	var out []mountedFile
+	var out []agentMountedFile
 	for _, item := range list {
 		m, ok := item.(map[string]any)
 		if !ok {
@@ -202,7 +202,7 @@ func readMounts(obj map[string]any) ([]mountedFile, error) {
 		if err != nil {
 			return nil, invalid("mounts", "readonly must be true or false")
 		}
-		mf := mountedFile{Name: name, Path: path, ContentType: ct, ReadOnly: ro, TargetServices: []string{}}
+		mf := agentMountedFile{Name: name, Path: path, ContentType: ct, ReadOnly: ro, TargetServices: []string{}}
 		if ts, ok := m["target_services"].([]any); ok {
 			for _, s := range ts {
 				if str, ok := s.(string); ok {
@@ -341,7 +341,7 @@ func (s *Server) copyAgent(rc *reqCtx) (*reply, error) {
 		_ = json.Unmarshal(data, &settings) // a deep copy; the values came from JSON
 	}
 	cp := &agent{ID: rc.st.nextID("agent"), Owner: rc.player, Name: rc.copyName(a.Name), Provider: a.Provider,
-		Settings: settings, Mounted: append([]mountedFile(nil), a.Mounted...), CreatedAt: rc.now, UpdatedAt: rc.now}
+		Settings: settings, Mounted: append([]agentMountedFile(nil), a.Mounted...), CreatedAt: rc.now, UpdatedAt: rc.now}
 	rc.st.Agents = append(rc.st.Agents, cp)
 	v := cp.view(false)
 	rc.emit("agent.created", "Agent", cp.ID, v)
@@ -423,7 +423,7 @@ func (a *agent) view(withRuntime bool) map[string]any {
 		"status": agentStatus, "authenticated": false,
 		"api_key_id": nil, "build_in_public_playground_id": nil,
 		"settings": map[string]any{}, "provider_args": map[string]any{}, "skill_toggles": map[string]any{},
-		"mounted_files": []mountedFile{}, "created_at": a.CreatedAt, "updated_at": a.UpdatedAt,
+		"mounted_files": []agentMountedFile{}, "created_at": a.CreatedAt, "updated_at": a.UpdatedAt,
 	}
 	for _, f := range agentTexts {
 		v[f] = nil

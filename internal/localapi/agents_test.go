@@ -8,20 +8,6 @@ import (
 	"time"
 )
 
-// mintTestKey gives player a key with scopes, through the state, as the
-// api keys route would.
-func (e *env) mintTestKey(player int64, scopes ...string) string {
-	e.t.Helper()
-	var token string
-	if err := e.srv.store.update(e.clock.Now(), func(st *state) bool {
-		_, token = st.mintKey(player, "test", scopes, nil, false, e.clock.Now())
-		return true
-	}); err != nil {
-		e.t.Fatal(err)
-	}
-	return token
-}
-
 func (e *env) createAgent(obj map[string]any, opts ...reqOpt) map[string]any {
 	e.t.Helper()
 	r := e.do("POST", "/api/agents", map[string]any{"agent": obj}, opts...)
@@ -222,7 +208,7 @@ func TestAgentsPlayersAndScopes(t *testing.T) {
 	}
 
 	reader := *e
-	reader.key = e.mintTestKey(1, "agents:read")
+	reader.key = e.mint(1, "agents:read")
 	expectStatus(t, reader.do("GET", "/api/agents", nil), http.StatusOK)
 	expectStatus(t, reader.do("GET", "/api/agents/"+id+"/runtime_status", nil), http.StatusOK)
 	for _, rq := range []struct {
@@ -238,10 +224,10 @@ func TestAgentsPlayersAndScopes(t *testing.T) {
 		}
 	}
 	secrets := *e
-	secrets.key = e.mintTestKey(1, "secrets:read")
+	secrets.key = e.mint(1, "secrets:read")
 	expectStatus(t, secrets.do("GET", "/api/agents", nil), http.StatusForbidden)
 	writer := *e
-	writer.key = e.mintTestKey(1, "agents:write")
+	writer.key = e.mint(1, "agents:write")
 	expectStatus(t, writer.do("DELETE", "/api/agents/"+id, nil), http.StatusNoContent)
 }
 
@@ -260,13 +246,13 @@ func TestAgentsIdempotentCreate(t *testing.T) {
 		t.Errorf("%d agents after a replayed create", total)
 	}
 	var created int
-	_ = e.srv.store.update(e.clock.Now(), func(st *state) bool {
+	_ = e.srv.store.update(e.clock.Now(), func(st *state) change {
 		for _, a := range st.AuditLogs {
 			if a.Action == "agent.created" {
 				created++
 			}
 		}
-		return false
+		return unchanged
 	})
 	if created != 1 {
 		t.Errorf("agent.created emitted %d times", created)

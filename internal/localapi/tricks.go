@@ -37,12 +37,12 @@ type jobService struct {
 // jobOfPlayspec says whether ps is a job playspec and which of its
 // services are watched (their exit codes decide the outcome).
 func jobOfPlayspec(ps *playspec) (bool, []jobService) {
-	if ps == nil || !ps.job {
+	if ps == nil || !ps.JobMode {
 		return false, nil
 	}
-	out := make([]jobService, 0, len(ps.services))
-	for _, s := range ps.services {
-		out = append(out, jobService{Name: s.name, Watched: s.watched})
+	out := make([]jobService, 0, len(ps.Services))
+	for _, s := range ps.Services {
+		out = append(out, jobService{Name: s.Name, Watched: s.JobWatch})
 	}
 	return true, out
 }

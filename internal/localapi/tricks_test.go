@@ -8,15 +8,21 @@ import (
 	"time"
 )
 
-// withJobPlayspec adds a job playspec ("nightly": a watched worker and a
-// database that is not watched) for the test. It changes the fixed set,
-// so such a test does not run in parallel.
-func withJobPlayspec(t *testing.T) {
+// jobCompose is a job playspec's compose: a watched worker and a
+// database that is not watched.
+const jobCompose = `services:
+  worker:
+    image: alpine:3
+    labels:
+      fibe.gg/job_watch: "true"
+  db:
+    image: postgres:16
+`
+
+// withJobPlayspec creates the job playspec "nightly" through the API.
+func withJobPlayspec(t *testing.T, e *env) {
 	t.Helper()
-	saved := slices.Clone(playspecs)
-	playspecs = append(playspecs, playspec{id: 99, name: "nightly", description: "a job", job: true,
-		services: []serviceSpec{{"worker", false, true}, {"db", false, false}}})
-	t.Cleanup(func() { playspecs = saved })
+	createPlayspec(t, e, map[string]any{"name": "nightly", "job_mode": true, "base_compose_yaml": jobCompose})
 }
 
 func (e *env) pgStatus(name string) map[string]any {
@@ -29,8 +35,8 @@ func (e *env) pgStatus(name string) map[string]any {
 // A job playground provisions, runs its job and stays completed with the
 // job's result; the watched services' exit codes decide it.
 func TestTricksRunToCompletion(t *testing.T) {
-	withJobPlayspec(t)
 	e := newEnv(t, Config{})
+	withJobPlayspec(t, e)
 	ok := e.createPG("nightly-ok", "nightly", nil)
 	e.createPG("nightly-bad", "nightly", map[string]any{"env_overrides": map[string]any{"FIBE_JOB_EXIT_CODE_WORKER": "3"}})
 	plain := e.createPG("plain", "web", nil)
@@ -104,8 +110,8 @@ func TestTricksRunToCompletion(t *testing.T) {
 // A job whose playground is not running when its time comes waits: a
 // stopped trick never completes, and a deleted one leaves nothing behind.
 func TestTricksWaitForTheirPlayground(t *testing.T) {
-	withJobPlayspec(t)
 	e := newEnv(t, Config{})
+	withJobPlayspec(t, e)
 	e.createPG("held", "nightly", nil)
 	e.createPG("gone", "nightly", nil)
 	e.clock.Advance(provisionTime)
@@ -118,10 +124,10 @@ func TestTricksWaitForTheirPlayground(t *testing.T) {
 	if st := e.pgStatus("held"); st["status"] == "completed" || st["result_status"] != nil {
 		t.Errorf("a stopped trick completed: %v", st)
 	}
-	_ = e.srv.store.update(e.clock.Now(), func(st *state) bool {
+	_ = e.srv.store.update(e.clock.Now(), func(st *state) change {
 		if len(st.Jobs) != 1 {
 			t.Errorf("jobs kept: %d, want 1", len(st.Jobs))
 		}
-		return false
+		return unchanged
 	})
 }

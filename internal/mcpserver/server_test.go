@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -505,6 +507,24 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	used["fibe_tricks_wait"] = true
 	if e := w.fail("fibe_tricks_wait", map[string]any{"trick": "no-such-trick"}); e["code"] != "RESOURCE_NOT_FOUND" {
 		t.Fatalf("fibe_tricks_wait = %v", e)
+	}
+	compose := filepath.Join(t.TempDir(), "compose.yml")
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ps := ok("fibe_playspecs_create", map[string]any{"name": "tour-ps", "compose": compose, "persist_volumes": true}); ps["persist_volumes"] != true {
+		t.Fatalf("fibe_playspecs_create = %v", ps)
+	}
+	ok("fibe_playspecs_update", map[string]any{"playspec": "tour-ps", "description": "A tour"})
+	ok("fibe_playspecs_delete", map[string]any{"playspec": "tour-ps", "confirm": true})
+	if svc := ok("fibe_playspecs_services", map[string]any{"playspec": "web"}); len(svc["items"].([]any)) != 3 {
+		t.Fatalf("fibe_playspecs_services = %v", svc)
+	}
+	if v := ok("fibe_compose_validate", map[string]any{"compose_yaml": "services:\n  web:\n    image: nginx:1.27\n", "job_mode": true}); v["valid"] != false || len(v["errors"].([]any)) != 1 {
+		t.Fatalf("fibe_compose_validate = %v", v)
+	}
+	if e := w.fail("fibe_compose_validate", map[string]any{"compose_yaml": "services: [\n"}); e["code"] != "INVALID_ARGUMENT" || !strings.Contains(fmt.Sprint(e["message"]), "line 2, column 1") {
+		t.Fatalf("fibe_compose_validate with bad YAML = %v", e)
 	}
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)

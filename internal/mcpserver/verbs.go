@@ -353,6 +353,9 @@ func (in *verbIn) listOptions() error {
 		if err != nil {
 			return err
 		}
+		if err := resource.CheckFilter(f, v); err != nil {
+			return invalidArgument(argName(f.Arg), "%s", err.(*resource.InputError).Problem)
+		}
 		resource.ApplyFilter(&in.lo, f, v)
 	}
 	return nil
