@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/fibegg/fibe/internal/localapi"
 )
 
 // jobPlatform plays the platform's side of tricks on 127.0.0.1: a job
@@ -180,5 +182,31 @@ func TestCLITricksRunExitsWithTheJobsOutcome(t *testing.T) {
 		if !strings.Contains(q, want) {
 			t.Errorf("list query %q lacks %s", q, want)
 		}
+	}
+}
+
+// Against the emulator: a job playspec's run completes, and the exit code
+// follows its watched service's exit code.
+func TestCLITricksAgainstTheEmulator(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	spec := `{"playspec":{"name":"nightly","job_mode":true,"base_compose_yaml":"services:\n  worker:\n    image: alpine:3\n    labels:\n      fibe.gg/job_watch: \"true\"\n"}}`
+	if r := w.runIn(spec, "api", "-X", "POST", "playspecs", "--input", "-"); r.code != 0 {
+		t.Fatalf("job playspec: %s", r)
+	}
+	var st map[string]any
+	w.jsonOf(&st, "tricks", "run", "--playspec", "nightly", "--name", "ok-run")
+	if st["status"] != "completed" || st["result_status"] != "succeeded" || st["job_mode"] != true {
+		t.Fatalf("run: %v", st)
+	}
+	r := w.run("tricks", "run", "--playspec", "nightly", "--env", "FIBE_JOB_EXIT_CODE_WORKER=3")
+	if r.code != 11 {
+		t.Fatalf("failing run: %s", r)
+	}
+	mustContain(t, "failing run", r.stderr, "JOB_FAILED", "worker exited with code 3")
+	var failed []map[string]any
+	w.jsonOf(&failed, "tricks", "list", "--result", "failed")
+	if len(failed) != 1 || !strings.HasPrefix(fmt.Sprint(failed[0]["name"]), "nightly-") {
+		t.Fatalf("failed tricks: %v", failed)
 	}
 }
