@@ -1,0 +1,19 @@
+package client
+
+import "time"
+
+// APIKey is one of a player's API keys (docs/api.md, "API keys"). Token is
+// set only in the answer that created the key; MaskedToken always.
+type APIKey struct {
+	ID                   int64      `json:"id"`
+	Label                string     `json:"label"`
+	Scopes               []string   `json:"scopes"`
+	ExpiresAt            *time.Time `json:"expires_at,omitempty"`
+	ClientID             string     `json:"client_id,omitempty"`
+	CreatedAt            *time.Time `json:"created_at,omitempty"`
+	RateLimitRPHOverride *int64     `json:"rate_limit_rph_override,omitempty"`
+	MaskedToken          string     `json:"masked_token"`
+	AgentAccessible      bool       `json:"agent_accessible"`
+	Source               string     `json:"source,omitempty"`
+	Token                string     `json:"token,omitempty"`
+}

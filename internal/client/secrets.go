@@ -1,0 +1,15 @@
+package client
+
+import "time"
+
+// Secret is a value the platform keeps for a player (docs/api.md,
+// "Secrets"). Value is set only when it was asked for (reveal): a list
+// never carries it, nor does a get without reveal.
+type Secret struct {
+	ID          int64      `json:"id"`
+	Key         string     `json:"key"`
+	Value       *string    `json:"value,omitempty"`
+	Description string     `json:"description,omitempty"`
+	CreatedAt   *time.Time `json:"created_at,omitempty"`
+	UpdatedAt   *time.Time `json:"updated_at,omitempty"`
+}
