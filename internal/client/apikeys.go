@@ -17,3 +17,8 @@ type APIKey struct {
 	Source               string     `json:"source,omitempty"`
 	Token                string     `json:"token,omitempty"`
 }
+
+// APIKeysService is /api/api_keys: list, create (the answer holds the
+// token, once) and delete. A ref is a numeric id; there is no get or
+// update on the platform.
+type APIKeysService struct{ *Collection[APIKey] }

@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"context"
+	"net/url"
+	"time"
+)
 
 // Secret is a value the platform keeps for a player (docs/api.md,
 // "Secrets"). Value is set only when it was asked for (reveal): a list
@@ -12,4 +16,13 @@ type Secret struct {
 	Description string     `json:"description,omitempty"`
 	CreatedAt   *time.Time `json:"created_at,omitempty"`
 	UpdatedAt   *time.Time `json:"updated_at,omitempty"`
+}
+
+// SecretsService is /api/secrets. A ref is a numeric id or the secret's
+// key. The --debug trace masks a secret's value in every answer.
+type SecretsService struct{ *Collection[Secret] }
+
+// Reveal returns the secret ref with its value.
+func (s *SecretsService) Reveal(ctx context.Context, ref string) (*Secret, *Response, error) {
+	return s.GetQuery(ctx, ref, url.Values{"reveal": {"true"}})
 }
