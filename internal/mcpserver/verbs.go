@@ -244,6 +244,9 @@ func fieldSchema(f resource.Field) *jsonschema.Schema {
 		if len(f.Enum) > 0 {
 			s.Items.Enum = anys(f.Enum)
 		}
+		if f.Pattern != "" {
+			s.Items.Pattern = "^(?:" + f.Pattern + ")$"
+		}
 		return s
 	case resource.Env:
 		s.Type = "object"

@@ -98,6 +98,9 @@ func (f Field) put(body map[string]any, val any) error {
 			if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
 				return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must be among %s, not %q", strings.Join(f.Enum, ", "), s)}
 			}
+			if f.Pattern != "" && !regexp.MustCompile(`^(?:`+f.Pattern+`)$`).MatchString(s) {
+				return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must each be %s, not %q", f.PatternHelp, s)}
+			}
 		}
 		if len(list) > 0 {
 			body[f.Wire] = slices.Clone(list)

@@ -51,6 +51,9 @@ type Field struct {
 	Enum []string
 	// Min and Max bound an Int (both zero: no bounds).
 	Min, Max int
+	// Example is a valid value (for a Strings field, one item), for the
+	// tests that send every field.
+	Example string
 	// MaxLen bounds a String's length in characters (0: no bound).
 	MaxLen int
 	// Pattern, when set, is a regular expression a String must match as a

@@ -102,7 +102,7 @@ func describe(r *resource.Resource) (string, error) {
 	case "playspecs":
 		return "resource.Playspecs()", nil
 	}
-	return "", fmt.Errorf("no accessor for resource %s", r.Name)
+	return fmt.Sprintf("resource.MustLookup(%q)", r.Name), nil
 }
 
 func generate() ([]byte, error) {
