@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -93,20 +94,26 @@ func setRun(ctx context.Context, opts *SetOptions) error {
 	if err != nil {
 		return err
 	}
-	ref, exists, err := find(ctx, c, opts.Key)
-	if err != nil {
-		return err
-	}
-	var s *client.Secret
-	var resp *client.Response
+	// Create first: a set whose answer was lost, run again, is the same
+	// create, which the journal finishes with the server's replay. A key
+	// already taken makes it an update, under a key of its own when one
+	// was given (the same on every run).
 	verb := "Created"
-	if exists {
+	s, resp, err := c.Secrets.Create(ctx, create, mo, client.WaitOptions{})
+	if taken(err) {
 		verb = "Updated"
+		ref, err := refOf(ctx, c, opts.Key)
+		if err != nil {
+			return err
+		}
+		if mo.IdempotencyKey != "" {
+			mo.IdempotencyKey += "-update"
+		}
 		s, resp, err = c.Secrets.Update(ctx, ref, update, mo)
-	} else {
-		s, resp, err = c.Secrets.Create(ctx, create, mo, client.WaitOptions{})
-	}
-	if err != nil {
+		if err != nil {
+			return err
+		}
+	} else if err != nil {
 		return err
 	}
 	if s != nil {
@@ -122,27 +129,32 @@ func setRun(ctx context.Context, opts *SetOptions) error {
 	})
 }
 
-// find says whether the secret key exists and how to name it in a path: by
-// its key, or by its id when the key is all digits (a path segment of
-// digits is an id).
-func find(ctx context.Context, c *client.Client, key string) (ref string, exists bool, err error) {
+// taken reports whether a create was refused because the key exists.
+func taken(err error) bool {
+	ce, ok := client.AsError(err)
+	if !ok || ce.Code != client.CodeValidation {
+		return false
+	}
+	_, onKey := ce.Details["key"]
+	return onKey
+}
+
+// refOf names the secret key in a path: its key, or its id when the key is
+// all digits (a path segment of digits is an id).
+func refOf(ctx context.Context, c *client.Client, key string) (string, error) {
 	if strings.Trim(key, "0123456789") != "" {
-		_, _, err := c.Secrets.Get(ctx, key)
-		if client.IsNotFound(err) {
-			return key, false, nil
-		}
-		return key, err == nil, err
+		return key, nil
 	}
 	all, err := c.Secrets.ListAll(ctx, client.ListOptions{Filters: map[string]string{"key": key}})
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
 	for _, s := range all {
 		if s.Key == key {
-			return fmt.Sprint(s.ID), true, nil
+			return strconv.FormatInt(s.ID, 10), nil
 		}
 	}
-	return key, false, nil
+	return key, nil
 }
 
 // readValue is the value from --value, --value-file or standard input (a
