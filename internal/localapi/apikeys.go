@@ -49,7 +49,7 @@ func (s *Server) listAPIKeys(rc *reqCtx) (*reply, error) {
 	}
 	var kept []apiKeyView
 	for _, k := range rc.st.APIKeys {
-		if k.Player == rc.player && lq.has("label", k.Label) && lq.search(k.Label) && lq.inTime(k.CreatedAt) {
+		if k.Player == rc.player && lq.has("label", k.Label) && lq.has("name", k.Label) && lq.search(k.Label) && lq.inTime(k.CreatedAt) {
 			kept = append(kept, k.view())
 		}
 	}

@@ -88,7 +88,7 @@ func (s *Server) listSecrets(rc *reqCtx) (*reply, error) {
 	}
 	var kept []secretView
 	for _, sec := range ownedBy(rc.st.Secrets, rc.player) {
-		if lq.has("key", sec.Key) && lq.search(sec.Key, sec.Description) && lq.inTime(sec.CreatedAt) {
+		if lq.has("key", sec.Key) && lq.has("name", sec.Key) && lq.search(sec.Key, sec.Description) && lq.inTime(sec.CreatedAt) {
 			kept = append(kept, sec.view())
 		}
 	}

@@ -148,6 +148,7 @@ func TestSecretList(t *testing.T) {
 		"/api/secrets?sort=key_asc&page=2&per_page=2": "C_KEY",
 		"/api/secrets?page=9":                         "",
 		"/api/secrets?q=a_k":                          "A_KEY",
+		"/api/secrets?name=b_":                        "B_KEY", // a secret's name is its key
 	} {
 		if got := keys(path); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)
