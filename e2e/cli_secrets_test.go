@@ -143,6 +143,7 @@ func TestCLISecretsBadInput(t *testing.T) {
 		{"", []string{"api-keys", "create", "--label", "x", "--scope", "secrets read"}, "--scope must each be"},
 		{"", []string{"api-keys", "create", "--label", "x", "--scope", "secrets:read", "--expires-at", "tomorrow"}, "--expires-at must be an ISO 8601"},
 		{"", []string{"api-keys", "delete", "7"}, "--yes is required"},
+		{"", []string{"api-keys", "delete", "ci-key", "--yes"}, "invalid key id"},
 	} {
 		r := w.runIn(c.stdin, c.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
