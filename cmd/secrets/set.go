@@ -161,26 +161,27 @@ func refOf(ctx context.Context, c *client.Client, key string) (string, error) {
 // prompt without echo on a terminal), one final line break removed.
 func readValue(ctx context.Context, opts *SetOptions) (string, error) {
 	ios := opts.IO
+	stdin := opts.ValueFile == "" || opts.ValueFile == "-"
 	var value string
 	switch {
 	case opts.ValueGiven:
 		value = opts.Value
-	case opts.ValueFile != "" && opts.ValueFile != "-":
+	case !stdin:
 		f, err := os.Open(opts.ValueFile)
 		if err != nil {
-			return "", output.FlagErrorf("--value-file: cannot read %s: %v", opts.ValueFile, pathProblem(err))
+			return "", output.FlagErrorf("--value-file: cannot read %q: %v", opts.ValueFile, pathProblem(err))
 		}
 		defer f.Close()
 		if value, err = readLimited(f); err != nil {
 			return "", err
 		}
-	case opts.ValueFile == "" && ios.CanPrompt():
+	case ios.CanPrompt(): // standard input is a terminal: ask, without echo
 		v, err := output.PromptSecret(ctx, ios, "Value for "+output.Sanitize(opts.Key)+": ")
 		if err != nil {
 			return "", err
 		}
 		value = v
-	case opts.ValueFile == "" && ios.IsStdinTTY():
+	case ios.IsStdinTTY():
 		return "", output.FlagErrorf("give the value on standard input, with --value-file FILE, or with --value")
 	default:
 		v, err := readLimited(ios.In)
