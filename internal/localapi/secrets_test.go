@@ -279,3 +279,31 @@ func TestSecretValueNeverLogged(t *testing.T) {
 		}
 	}
 }
+
+// The wire transcript walks the routes of secrets, API keys and the status
+// too (a minted key's token is random: the transcript holds its refusals
+// and the seeded keys).
+func init() {
+	wireScenarios = append(wireScenarios, wireScenario{"secrets, API keys, status", Config{}, func(tr *transcript) {
+		tr.send("POST", "/api/secrets", secretBody(map[string]any{"key": "DB_URL", "value": "v1", "description": "db"}))
+		tr.send("POST", "/api/secrets", secretBody(map[string]any{"key": "DB_URL", "value": "v2"}))
+		tr.send("POST", "/api/secrets", secretBody(map[string]any{"key": "db url", "value": "v2"}))
+		tr.send("GET", "/api/secrets", nil)
+		tr.send("GET", "/api/secrets/DB_URL", nil)
+		tr.send("GET", "/api/secrets/DB_URL?reveal=true", nil)
+		tr.send("PATCH", "/api/secrets/DB_URL", secretBody(map[string]any{"value": "v2", "description": "rotated"}))
+		tr.send("PATCH", "/api/secrets/DB_URL", secretBody(map[string]any{"key": "OTHER"}))
+		tr.send("GET", "/api/secrets?sort=value_asc", nil)
+		tr.send("DELETE", "/api/secrets/1", nil)
+		tr.send("GET", "/api/secrets/1", nil)
+		tr.send("GET", "/api/api_keys", nil)
+		tr.send("POST", "/api/api_keys", keyBody(map[string]any{"label": "x", "scopes": []string{"nope:read"}}))
+		tr.send("POST", "/api/api_keys", keyBody(map[string]any{"label": "", "scopes": []string{"secrets:read"}}))
+		tr.send("POST", "/api/api_keys", keyBody(map[string]any{"label": "x"}))
+		tr.send("POST", "/api/api_keys", keyBody(map[string]any{"label": "x", "scopes": []string{"*"}}))
+		tr.send("DELETE", "/api/api_keys/999", nil)
+		tr.send("GET", "/api/status", nil)
+		tr.send("GET", "/up", nil, withHeader("Authorization", ""))
+		tr.send("GET", "/up.json", nil, withHeader("Authorization", ""))
+	}})
+}
