@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,9 +125,22 @@ func TestYAMLMatchesJSON(t *testing.T) {
 	ctx("agents", "create", "--name", "yaml-agent", "--provider", "gemini")
 	ctx("agents", "create", "--name", "yaml-agent-del", "--provider", "gemini")
 	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
+	for _, k := range []string{"YAML_SET", "YAML_GET", "YAML_DEL"} {
+		ctx("secrets", "set", k, "--value", "yaml-value")
+	}
+	out, _ = runFibe(t, "", "api-keys", "create", "--label", "yaml-del", "--scope", "secrets:read", "--json")
+	var apiKey struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(out), &apiKey); err != nil || apiKey.ID == 0 {
+		t.Fatalf("api key %q: %v", out, err)
+	}
 
 	cases := map[string]yamlCase{
 		"api":                      {args: []string{"api", "/api/playspecs"}},
+		"api-keys create":          {args: append([]string{"api-keys", "create", "--label", "yaml", "--scope", "secrets:read"}, key("key-create")...)},
+		"api-keys delete":          {args: append([]string{"api-keys", "delete", strconv.FormatInt(apiKey.ID, 10), "--yes"}, key("key-delete")...)},
+		"api-keys list":            {args: []string{"api-keys", "list", "--label", "yaml-del"}},
 		"auth login":               {args: []string{"auth", "login", "--with-token"}, stdin: localapi.DefaultAPIKey + "\n"},
 		"auth logout":              {args: []string{"auth", "logout"}, before: [][]string{{"auth", "login", "--with-token"}}},
 		"auth status":              {args: []string{"auth", "status"}},
@@ -169,6 +183,11 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"playgrounds stop":         {args: append([]string{"pg", "stop", "yaml-sp", "--no-wait"}, key("pg-stop")...)},
 		"playgrounds update":       {args: append([]string{"pg", "update", "yaml-pg", "--env", "A=1"}, key("pg-update")...)},
 		"playgrounds wait":         {args: []string{"pg", "wait", "yaml-pg"}},
+		"secrets delete":           {args: append([]string{"secrets", "delete", "YAML_DEL", "--yes"}, key("secret-delete")...)},
+		"secrets get":              {args: []string{"secrets", "get", "YAML_GET", "--reveal"}},
+		"secrets list":             {args: []string{"secrets", "list", "--key", "YAML_"}},
+		"secrets set":              {args: append([]string{"secrets", "set", "YAML_SET"}, key("secret-set")...), stdin: "changed\n"},
+		"status":                   {args: []string{"status"}, shape: true},
 		"version":                  {args: []string{"version"}},
 		"tricks run":               {args: append([]string{"tricks", "run", "--playspec", "web", "--name", "yaml-trick", "--no-wait"}, key("trick-run")...)},
 		"tricks rerun":             {args: []string{"tricks", "rerun", "yaml-pg", "--no-wait"}, shape: true},

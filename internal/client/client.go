@@ -22,6 +22,8 @@ type Client struct {
 	Marquees    *MarqueesService
 	Playspecs   *PlayspecsService
 	Async       *AsyncService
+	Secrets     *SecretsService
+	APIKeys     *APIKeysService
 	Tricks      *TricksService
 	Agents      *AgentsService
 
@@ -128,6 +130,8 @@ func New(opts Options) (*Client, error) {
 	c.Marquees = &MarqueesService{c: c}
 	c.Playspecs = newPlayspecsService(c)
 	c.Async = &AsyncService{c: c}
+	c.Secrets = &SecretsService{NewCollection[Secret](c, "/api/secrets", "secret")}
+	c.APIKeys = &APIKeysService{NewCollection[APIKey](c, "/api/api_keys", "api_key")}
 	c.Tricks = &TricksService{c: c}
 	c.Agents = &AgentsService{NewCollection[Agent](c, "/api/agents", "agent")}
 	return c, nil

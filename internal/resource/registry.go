@@ -7,7 +7,11 @@ import "sync"
 func All() []*Resource { return all() }
 
 var all = sync.OnceValue(func() []*Resource {
-	return []*Resource{playgrounds(), marquees(), playspecs(), agents()}
+	return []*Resource{playgrounds(), marquees(), playspecs(),
+		secrets(),
+		apiKeys(),
+		agents(),
+	}
 })
 
 // Lookup returns the resource called name (its Name, Singular or an
@@ -44,6 +48,12 @@ func Marquees() *Resource { return MustLookup("marquees") }
 
 // Playspecs is the description of playspecs.
 func Playspecs() *Resource { return MustLookup("playspecs") }
+
+// Secrets is the description of secrets.
+func Secrets() *Resource { return MustLookup("secrets") }
+
+// APIKeys is the description of API keys.
+func APIKeys() *Resource { return MustLookup("api_keys") }
 
 // Agents is the description of agents.
 func Agents() *Resource { return MustLookup("agents") }

@@ -35,6 +35,9 @@ type Client struct {
 	Playspecs   *PlayspecsService
 	Operations  *OperationsService
 	Me          *MeService
+	Secrets     *SecretsService
+	APIKeys     *APIKeysService
+	Status      *StatusService
 
 	c      *client.Client
 	shared *statestore.Redis // the shared store's connections, closed by Close
@@ -218,6 +221,9 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}
+	c.Secrets = &SecretsService{c: c}
+	c.APIKeys = &APIKeysService{c: c}
+	c.Status = &StatusService{c: c}
 	return c, nil
 }
 
