@@ -22,6 +22,8 @@ type Client struct {
 	Marquees    *MarqueesService
 	Playspecs   *PlayspecsService
 	Async       *AsyncService
+	Templates   *TemplatesService
+	Launch      *LaunchService
 
 	base      *url.URL
 	apiKey    string
@@ -126,6 +128,8 @@ func New(opts Options) (*Client, error) {
 	c.Marquees = &MarqueesService{c: c}
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Async = &AsyncService{c: c}
+	c.Templates = &TemplatesService{NewCollection[Template](c, "/api/import_templates", "import_template")}
+	c.Launch = &LaunchService{c: c}
 	return c, nil
 }
 
