@@ -7,7 +7,9 @@ import "sync"
 func All() []*Resource { return all() }
 
 var all = sync.OnceValue(func() []*Resource {
-	return []*Resource{playgrounds(), marquees(), playspecs()}
+	return []*Resource{playgrounds(), marquees(), playspecs(),
+		templates(),
+	}
 })
 
 // Lookup returns the resource called name (its Name, Singular or an
@@ -44,3 +46,6 @@ func Marquees() *Resource { return MustLookup("marquees") }
 
 // Playspecs is the description of playspecs.
 func Playspecs() *Resource { return MustLookup("playspecs") }
+
+// Templates is the description of import templates.
+func Templates() *Resource { return MustLookup("templates") }

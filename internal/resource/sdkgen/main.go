@@ -99,6 +99,8 @@ func describe(r *resource.Resource) (string, error) {
 		return "resource.Marquees()", nil
 	case "playspecs":
 		return "resource.Playspecs()", nil
+	case "templates":
+		return "resource.Templates()", nil
 	}
 	return "", fmt.Errorf("no accessor for resource %s", r.Name)
 }
