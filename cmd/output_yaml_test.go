@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,47 +117,75 @@ func TestYAMLMatchesJSON(t *testing.T) {
 	}
 	ctx("mq", "create", "--name", "yaml-mq-del", "--host", "h.example", "--user", "u")
 	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
+	// Templates: one to read and change, one to delete, a version to delete.
+	compose := filepath.Join(t.TempDir(), "compose.yml")
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx("templates", "create", "--name", "yaml-tpl", "--body", compose)
+	ctx("templates", "create", "--name", "yaml-tpl-del", "--body", compose)
+	out, _ = runFibe(t, "", "templates", "versions", "create", "yaml-tpl", "--body", compose, "--json")
+	var ver struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(out), &ver); err != nil || ver.ID == 0 {
+		t.Fatalf("version %q: %v", out, err)
+	}
 
 	cases := map[string]yamlCase{
-		"api":                      {args: []string{"api", "/api/playspecs"}},
-		"auth login":               {args: []string{"auth", "login", "--with-token"}, stdin: localapi.DefaultAPIKey + "\n"},
-		"auth logout":              {args: []string{"auth", "logout"}, before: [][]string{{"auth", "login", "--with-token"}}},
-		"auth status":              {args: []string{"auth", "status"}},
-		"breaker reset":            {args: []string{"breaker", "reset"}},
-		"breaker status":           {args: []string{"breaker", "status"}},
-		"config get":               {args: []string{"config", "get", "timeout"}},
-		"config list":              {args: []string{"config", "list"}, drop: "output"},
-		"config set":               {args: []string{"config", "set", "timeout", "40s"}},
-		"doctor":                   {args: []string{"doctor"}, shape: true},
-		"marquees create":          {args: append([]string{"mq", "create", "--name", "yaml-mq", "--host", "h.example", "--user", "u"}, key("mq-create")...)},
-		"marquees delete":          {args: append([]string{"mq", "delete", "yaml-mq-del", "--yes"}, key("mq-delete")...)},
-		"marquees get":             {args: []string{"mq", "get", "local"}},
-		"playspecs get":            {args: []string{"ps", "get", "web"}},
-		"playspecs list":           {args: []string{"ps", "list"}},
-		"marquees list":            {args: []string{"mq", "list"}},
-		"marquees ssh-key":         {args: []string{"mq", "ssh-key", "local"}, shape: true},
-		"marquees test-connection": {args: []string{"mq", "test-connection", "local"}},
-		"marquees update":          {args: append([]string{"mq", "update", "local", "--port", "22"}, key("mq-update")...)},
-		"mcp install":              {args: []string{"mcp", "install", "--client", "cursor", "--print"}, raw: true},
-		"mcp uninstall":            {args: []string{"mcp", "uninstall", "--client", "cursor", "--scope", "user"}},
-		"ops forget":               {args: []string{"ops", "forget", "--all"}},
-		"ops get":                  {args: []string{"ops", "get", h.RequestID}},
-		"ops pending":              {args: []string{"ops", "pending"}},
-		"ops wait":                 {args: []string{"ops", "wait", h.RequestID}},
-		"playgrounds create":       {args: append([]string{"pg", "create", "--name", "yaml-new", "--playspec", "web"}, key("pg-create")...)},
-		"playgrounds delete":       {args: append([]string{"pg", "delete", "yaml-del", "--yes", "--no-wait"}, key("pg-delete")...)},
-		"playgrounds extend":       {args: append([]string{"pg", "extend", "yaml-pg"}, key("pg-extend")...)},
-		"playgrounds get":          {args: []string{"pg", "get", "yaml-pg"}},
-		"playgrounds list":         {args: []string{"pg", "list", "--name", "yaml-ro"}},
-		"playgrounds logs":         {args: []string{"pg", "logs", "yaml-pg", "--tail", "5"}, shape: true},
-		"playgrounds restart":      {args: append([]string{"pg", "restart", "yaml-rs", "--no-wait"}, key("pg-restart")...)},
-		"playgrounds rollout":      {args: append([]string{"pg", "rollout", "yaml-ro", "--no-wait"}, key("pg-rollout")...)},
-		"playgrounds start":        {args: append([]string{"pg", "start", "yaml-st", "--no-wait"}, key("pg-start")...)},
-		"playgrounds status":       {args: []string{"pg", "status", "yaml-pg"}},
-		"playgrounds stop":         {args: append([]string{"pg", "stop", "yaml-sp", "--no-wait"}, key("pg-stop")...)},
-		"playgrounds update":       {args: append([]string{"pg", "update", "yaml-pg", "--env", "A=1"}, key("pg-update")...)},
-		"playgrounds wait":         {args: []string{"pg", "wait", "yaml-pg"}},
-		"version":                  {args: []string{"version"}},
+		"api":                       {args: []string{"api", "/api/playspecs"}},
+		"auth login":                {args: []string{"auth", "login", "--with-token"}, stdin: localapi.DefaultAPIKey + "\n"},
+		"auth logout":               {args: []string{"auth", "logout"}, before: [][]string{{"auth", "login", "--with-token"}}},
+		"auth status":               {args: []string{"auth", "status"}},
+		"breaker reset":             {args: []string{"breaker", "reset"}},
+		"breaker status":            {args: []string{"breaker", "status"}},
+		"config get":                {args: []string{"config", "get", "timeout"}},
+		"config list":               {args: []string{"config", "list"}, drop: "output"},
+		"config set":                {args: []string{"config", "set", "timeout", "40s"}},
+		"doctor":                    {args: []string{"doctor"}, shape: true},
+		"marquees create":           {args: append([]string{"mq", "create", "--name", "yaml-mq", "--host", "h.example", "--user", "u"}, key("mq-create")...)},
+		"marquees delete":           {args: append([]string{"mq", "delete", "yaml-mq-del", "--yes"}, key("mq-delete")...)},
+		"marquees get":              {args: []string{"mq", "get", "local"}},
+		"playspecs get":             {args: []string{"ps", "get", "web"}},
+		"playspecs list":            {args: []string{"ps", "list"}},
+		"marquees list":             {args: []string{"mq", "list"}},
+		"marquees ssh-key":          {args: []string{"mq", "ssh-key", "local"}, shape: true},
+		"marquees test-connection":  {args: []string{"mq", "test-connection", "local"}},
+		"marquees update":           {args: append([]string{"mq", "update", "local", "--port", "22"}, key("mq-update")...)},
+		"mcp install":               {args: []string{"mcp", "install", "--client", "cursor", "--print"}, raw: true},
+		"mcp uninstall":             {args: []string{"mcp", "uninstall", "--client", "cursor", "--scope", "user"}},
+		"ops forget":                {args: []string{"ops", "forget", "--all"}},
+		"ops get":                   {args: []string{"ops", "get", h.RequestID}},
+		"ops pending":               {args: []string{"ops", "pending"}},
+		"ops wait":                  {args: []string{"ops", "wait", h.RequestID}},
+		"playgrounds create":        {args: append([]string{"pg", "create", "--name", "yaml-new", "--playspec", "web"}, key("pg-create")...)},
+		"playgrounds delete":        {args: append([]string{"pg", "delete", "yaml-del", "--yes", "--no-wait"}, key("pg-delete")...)},
+		"playgrounds extend":        {args: append([]string{"pg", "extend", "yaml-pg"}, key("pg-extend")...)},
+		"playgrounds get":           {args: []string{"pg", "get", "yaml-pg"}},
+		"playgrounds list":          {args: []string{"pg", "list", "--name", "yaml-ro"}},
+		"playgrounds logs":          {args: []string{"pg", "logs", "yaml-pg", "--tail", "5"}, shape: true},
+		"playgrounds restart":       {args: append([]string{"pg", "restart", "yaml-rs", "--no-wait"}, key("pg-restart")...)},
+		"playgrounds rollout":       {args: append([]string{"pg", "rollout", "yaml-ro", "--no-wait"}, key("pg-rollout")...)},
+		"playgrounds start":         {args: append([]string{"pg", "start", "yaml-st", "--no-wait"}, key("pg-start")...)},
+		"playgrounds status":        {args: []string{"pg", "status", "yaml-pg"}},
+		"playgrounds stop":          {args: append([]string{"pg", "stop", "yaml-sp", "--no-wait"}, key("pg-stop")...)},
+		"playgrounds update":        {args: append([]string{"pg", "update", "yaml-pg", "--env", "A=1"}, key("pg-update")...)},
+		"playgrounds wait":          {args: []string{"pg", "wait", "yaml-pg"}},
+		"version":                   {args: []string{"version"}},
+		"launch":                    {args: append([]string{"launch", "--compose", compose, "--name", "yaml-launch", "--marquee", "local", "--no-wait"}, key("launch")...)},
+		"templates categories":      {args: []string{"templates", "categories"}},
+		"templates create":          {args: append([]string{"templates", "create", "--name", "yaml-tpl-new", "--body", compose}, key("tpl-create")...)},
+		"templates delete":          {args: append([]string{"templates", "delete", "yaml-tpl-del", "--yes"}, key("tpl-delete")...)},
+		"templates fork":            {args: append([]string{"templates", "fork", "nginx-static"}, key("tpl-fork")...)},
+		"templates get":             {args: []string{"templates", "get", "yaml-tpl"}},
+		"templates launch":          {args: append([]string{"templates", "launch", "yaml-tpl", "--marquee", "local", "--name", "yaml-tl", "--no-wait"}, key("tpl-launch")...)},
+		"templates list":            {args: []string{"templates", "list"}},
+		"templates publish":         {args: append([]string{"templates", "publish", "yaml-tpl"}, key("tpl-publish")...)},
+		"templates unpublish":       {args: append([]string{"templates", "unpublish", "yaml-tpl"}, key("tpl-unpublish")...)},
+		"templates update":          {args: append([]string{"templates", "update", "yaml-tpl", "--description", "yaml"}, key("tpl-update")...)},
+		"templates versions create": {args: append([]string{"templates", "versions", "create", "yaml-tpl", "--body", compose}, key("tpl-version")...)},
+		"templates versions delete": {args: append([]string{"templates", "versions", "delete", "yaml-tpl", strconv.FormatInt(ver.ID, 10), "--yes"}, key("tpl-version-delete")...)},
+		"templates versions list":   {args: []string{"templates", "versions", "list", "yaml-tpl"}},
 	}
 
 	root := NewCmdRoot(factory.New(iostreams.System(), nil))

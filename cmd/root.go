@@ -20,12 +20,14 @@ import (
 	consolecmd "github.com/fibegg/fibe/cmd/console"
 	"github.com/fibegg/fibe/cmd/doctor"
 	"github.com/fibegg/fibe/cmd/factory"
+	"github.com/fibegg/fibe/cmd/launch"
 	"github.com/fibegg/fibe/cmd/local"
 	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/cmd/marquees"
 	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
+	"github.com/fibegg/fibe/cmd/templates"
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
@@ -104,6 +106,8 @@ Try it without an account against the embedded local API:
 		marquees.NewCmdMarquees(f),
 		cmdutil.NewCmdResource(f, resource.Playspecs()),
 		ops.NewCmdOps(f),
+		templates.NewCmdTemplates(f),
+		launch.NewCmdLaunch(f, nil),
 	)
 	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),

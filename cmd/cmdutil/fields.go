@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -77,7 +78,24 @@ func buildBody(ios *iostreams.IOStreams, r *resource.Resource, v resource.Verb, 
 			return nil, err
 		}
 	}
-	body, err := r.Body(v, base, b.Values)
+	values := b.Values
+	for _, field := range r.FieldsOf(v) {
+		// A file field given "-" is read from stdin here: the
+		// description reads only files.
+		if path, _ := values[field.Arg].(string); field.Kind == resource.File && path == "-" {
+			if b.File == "-" {
+				return nil, output.FlagErrorf("--%s - and -f - cannot both read stdin", field.Arg)
+			}
+			text, err := ReadTextFrom(ios, "--"+field.Arg, "-")
+			if err != nil {
+				return nil, err
+			}
+			base[field.Wire] = text
+			values = maps.Clone(values)
+			delete(values, field.Arg)
+		}
+	}
+	body, err := r.Body(v, base, values)
 	if err != nil {
 		return nil, inputError(err, schema)
 	}
