@@ -33,6 +33,8 @@ type Client struct {
 	Playspecs   *PlayspecsService
 	Operations  *OperationsService
 	Me          *MeService
+	Templates   *TemplatesService
+	Launch      *LaunchService
 
 	c      *client.Client
 	shared *statestore.Redis // the shared store's connections, closed by Close
@@ -214,6 +216,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}
+	c.Templates = &TemplatesService{c: c}
+	c.Launch = &LaunchService{c: c}
 	return c, nil
 }
 
