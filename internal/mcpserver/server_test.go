@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -478,6 +480,28 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if ps := ok("fibe_playspecs_get", map[string]any{"playspec": "web"}); ps["name"] != "web" {
 		t.Fatalf("fibe_playspecs_get = %v", ps)
 	}
+	body := filepath.Join(t.TempDir(), "compose.yml")
+	if err := os.WriteFile(body, []byte("services:\n  web:\n    image: nginx\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok("fibe_templates_create", map[string]any{"name": "tour-tpl", "body": body, "description": "a tour"})
+	ok("fibe_templates_list", nil)
+	ok("fibe_templates_get", map[string]any{"template": "tour-tpl"})
+	ok("fibe_templates_update", map[string]any{"template": "tour-tpl", "description": "the tour"})
+	ok("fibe_templates_version_create", map[string]any{"template": "tour-tpl", "template_body": "services: {}\n", "changelog": "two"})
+	if vs := ok("fibe_templates_versions", map[string]any{"template": "tour-tpl"}); len(vs["items"].([]any)) != 2 {
+		t.Fatalf("fibe_templates_versions = %v", vs)
+	}
+	if v := ok("fibe_templates_publish", map[string]any{"template": "tour-tpl", "public": true}); v["public"] != true {
+		t.Fatalf("fibe_templates_publish = %v", v)
+	}
+	if r := ok("fibe_templates_launch", map[string]any{"template": "tour-tpl", "marquee": "local", "name": "tour-tl"}); r["playground_id"] == nil {
+		t.Fatalf("fibe_templates_launch = %v", r)
+	}
+	if r := ok("fibe_launch", map[string]any{"compose_yaml": "services:\n  web:\n    image: nginx\n", "name": "tour-launch"}); r["playspec_id"] == nil {
+		t.Fatalf("fibe_launch = %v", r)
+	}
+	ok("fibe_templates_delete", map[string]any{"template": "tour-tpl", "confirm": true})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

@@ -63,5 +63,6 @@ func buildTools() []*Tool {
 			out = append(out, resourceTools(r)...)
 		}
 	}
+	out = append(out, tplVersions(), tplVersionCreate(), tplPublish(), tplLaunch(), launchTool())
 	return append(out, opsGet(), opsWait(), breakerStatus(), breakerReset(), whoami(), api())
 }
