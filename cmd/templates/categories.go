@@ -22,8 +22,8 @@ type CategoriesOptions struct {
 func NewCmdCategories(f *cmdutil.Factory, runF func(context.Context, *CategoriesOptions) error) *cobra.Command {
 	opts := &CategoriesOptions{Seams: f.Seams()}
 	cmd := &cobra.Command{
-		Use:     "categories",
-		Short:   "List the categories templates are filed under",
+		Use:   "categories",
+		Short: "List the categories templates are filed under",
 		Example: `  fibe templates categories
   fibe templates create --name my-stack --body compose.yml --category $(fibe templates categories --jq '.[0].id')`,
 		Args: cmdutil.NoArgs,

@@ -469,22 +469,20 @@ func (rc *reqCtx) templateName(name string, self *importTemplate) error {
 	return nil
 }
 
-// templateCategoryID reads category_id: absent or 0 files the template
-// under Uncategorized; an unknown id is a 422.
+// templateCategoryID reads category_id. One that names no category (0,
+// as the platform's SDK sends when none is chosen, or an unknown id) files
+// the template under Uncategorized, as the platform does with 0.
 func (rc *reqCtx) templateCategoryID(obj map[string]any) (int64, bool, error) {
 	id, has, err := integer(obj, "category_id")
-	if err != nil || !has {
-		return rc.st.categoryBySlug(uncategorized).ID, has, err
-	}
-	if id == 0 {
-		return rc.st.categoryBySlug(uncategorized).ID, true, nil
+	if err != nil {
+		return 0, false, err
 	}
 	for _, c := range rc.st.TemplateCategories {
-		if c.ID == id {
+		if has && c.ID == id {
 			return id, true, nil
 		}
 	}
-	return 0, false, invalid("category_id", "does not exist (GET /api/template_categories lists them)")
+	return rc.st.categoryBySlug(uncategorized).ID, has, nil
 }
 
 func (s *Server) createTemplate(rc *reqCtx) (*reply, error) {

@@ -163,6 +163,7 @@ type LogLine struct {
 	Stream    string    `json:"stream"`
 	Timestamp time.Time `json:"timestamp"`
 }
+
 // Template is an import template (docs/api.md, Templates). Category is the
 // category's name; Versions are filled by Get only.
 type Template struct {
@@ -269,4 +270,3 @@ type LaunchResult struct {
 	Name         string  `json:"name,omitempty"`
 	Status       string  `json:"status,omitempty"`
 }
-
