@@ -227,22 +227,22 @@ func registryHost(image string) string {
 
 // playspecSummary is a playspec as lists show it.
 type playspecSummary struct {
-	ID                        int64      `json:"id"`
-	Name                      string     `json:"name"`
-	Description               string     `json:"description"`
-	Locked                    bool       `json:"locked"`
-	PersistVolumes            bool       `json:"persist_volumes"`
-	JobMode                   bool       `json:"job_mode"`
-	PlaygroundCount           int        `json:"playground_count"`
-	TriggerEnabled            bool       `json:"trigger_enabled"`
-	MutiMode                  bool       `json:"muti_mode"`
-	CreatedAt                 time.Time  `json:"created_at"`
-	UpdatedAt                 time.Time  `json:"updated_at"`
-	SourceTemplateVersionID   *int64     `json:"source_template_version_id"`
-	SourceTemplateVersion     any        `json:"source_template_version"`
-	SourceTemplate            any        `json:"source_template"`
-	TemplateVersionSwitchable bool       `json:"template_version_switchable"`
-	SuggestedTemplateVersion  any        `json:"suggested_template_version"`
+	ID                        int64     `json:"id"`
+	Name                      string    `json:"name"`
+	Description               string    `json:"description"`
+	Locked                    bool      `json:"locked"`
+	PersistVolumes            bool      `json:"persist_volumes"`
+	JobMode                   bool      `json:"job_mode"`
+	PlaygroundCount           int       `json:"playground_count"`
+	TriggerEnabled            bool      `json:"trigger_enabled"`
+	MutiMode                  bool      `json:"muti_mode"`
+	CreatedAt                 time.Time `json:"created_at"`
+	UpdatedAt                 time.Time `json:"updated_at"`
+	SourceTemplateVersionID   *int64    `json:"source_template_version_id"`
+	SourceTemplateVersion     any       `json:"source_template_version"`
+	SourceTemplate            any       `json:"source_template"`
+	TemplateVersionSwitchable bool      `json:"template_version_switchable"`
+	SuggestedTemplateVersion  any       `json:"suggested_template_version"`
 }
 
 // playspecDetail is a playspec as GET /api/playspecs/{id} and the
