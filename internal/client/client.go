@@ -124,7 +124,7 @@ func New(opts Options) (*Client, error) {
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
-	c.Playspecs = &PlayspecsService{c: c}
+	c.Playspecs = newPlayspecsService(c)
 	c.Async = &AsyncService{c: c}
 	return c, nil
 }
