@@ -126,7 +126,7 @@ func New(opts Options) (*Client, error) {
 
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
-	c.Playspecs = &PlayspecsService{c: c}
+	c.Playspecs = newPlayspecsService(c)
 	c.Async = &AsyncService{c: c}
 	c.Templates = &TemplatesService{NewCollection[Template](c, "/api/import_templates", "import_template")}
 	c.Launch = &LaunchService{c: c}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,10 +31,12 @@ const (
 type request struct {
 	method   string
 	ref      string // path under the API, or an absolute URL (status_url)
-	body     any    // JSON-encoded once; nil → no body
+	body     any    // JSON-encoded once (a *rawBody is sent as it is); nil → no body
 	key      string // Idempotency-Key; set on every mutation
 	resource string // breaker resource
 	asyncID  string // set on polls: the async request id
+	// contentType is the body's when it is not JSON (a multipart upload).
+	contentType string
 	// readOnly: a POST that only reads or tests (a logs snapshot, a status
 	// refresh, a connection test; docs/contract.md §10). Nothing is left
 	// to finish when its answer is lost: running it again asks again.
@@ -96,7 +99,9 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		return nil, InvalidArgument("headers", "%v", err)
 	}
 	var payload []byte
-	if r.body != nil {
+	if raw, ok := r.body.(*rawBody); ok {
+		payload, r.contentType = raw.data, raw.contentType
+	} else if r.body != nil {
 		if payload, err = json.Marshal(r.body); err != nil {
 			return nil, fmt.Errorf("encode request body: %w", err)
 		}
@@ -164,7 +169,7 @@ func (c *Client) attempt(ctx context.Context, r *request, u *url.URL, payload []
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", cmp.Or(r.contentType, "application/json"))
 	}
 	for k, vs := range r.header {
 		req.Header[http.CanonicalHeaderKey(k)] = vs

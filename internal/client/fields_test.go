@@ -20,11 +20,11 @@ func TestClientReadsPlatformFields(t *testing.T) {
 	}
 
 	specs, meta, err := c.Playspecs.List(ctx, ListOptions{})
-	if err != nil || len(specs) != 2 || meta.Total != 2 || specs[0].Name != "web" || len(specs[0].Services) == 0 {
+	if err != nil || len(specs) != 2 || meta.Total != 2 || specs[0].Name != "broken" || specs[0].CreatedAt == nil {
 		t.Fatalf("playspecs %+v %+v (%v)", specs, meta, err)
 	}
 	ps, _, err := c.Playspecs.Get(ctx, "broken")
-	if err != nil || ps.ID != 2 {
+	if err != nil || ps.ID != 2 || len(ps.Services) != 2 || !ps.Services[0].Public || ps.BaseComposeYAML == "" {
 		t.Fatalf("playspec %+v (%v)", ps, err)
 	}
 

@@ -105,6 +105,7 @@ var readOnlyPOSTs = [][]string{
 	{"playgrounds", "*", "logs"},
 	{"playgrounds", "*", "status"},
 	{"marquees", "*", "connection_tests"},
+	{"compose_validations"},
 }
 
 // ReadOnlyRequest reports whether a request changes nothing on the server:

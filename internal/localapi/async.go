@@ -187,7 +187,7 @@ func (st *state) finishOp(op *operation) {
 		op.succeed(st.playgroundStatusView(pg, at))
 		return
 	case opLogs:
-		op.succeed(logSnapshot(pg, op.Service, op.Tail, at))
+		op.succeed(logSnapshot(pg, st.playspecByID(pg.PlayspecID), op.Service, op.Tail, at))
 		return
 	case opCreate:
 		op.succeed(st.playgroundView(pg, at))
@@ -199,10 +199,11 @@ func (st *state) finishOp(op *operation) {
 	}
 	spec := actions[op.Kind]
 	pg.UpdatedAt = at
-	if ps := playspecByID(pg.PlayspecID); spec.builds && ps != nil && ps.broken {
-		failBuild(pg, ps)
+	ps := st.playspecByID(pg.PlayspecID)
+	if bad, unpullable := ps.unpullable(); spec.builds && unpullable {
+		failBuild(pg, ps, bad)
 		op.fail(codeBuildFailed, pg.ErrorMessage, map[string]any{
-			"step": "build", "reason": "image_pull_failed", "service": "web", "playground_id": pg.ID,
+			"step": "build", "reason": "image_pull_failed", "service": bad.Name, "playground_id": pg.ID,
 		})
 		return
 	}
@@ -218,33 +219,33 @@ func (st *state) finishOp(op *operation) {
 		clearFailure(pg)
 		if spec.builds {
 			pg.BuildStatuses = nil
-			for _, s := range playspecByID(pg.PlayspecID).services {
-				pg.BuildStatuses = append(pg.BuildStatuses, buildStatus{Service: s.name, Status: "success"})
+			for _, s := range ps.serviceList() {
+				pg.BuildStatuses = append(pg.BuildStatuses, buildStatus{Service: s.Name, Status: "success"})
 			}
 		}
 	}
 	op.succeed(st.playgroundStatusView(pg, at))
 }
 
-// failBuild leaves a playground as a failed image pull does.
-func failBuild(pg *playground, ps *playspec) {
-	image := "registry.fibe.test/" + ps.name + "/web:latest"
+// failBuild leaves a playground as a failed image pull (of bad's image) does.
+func failBuild(pg *playground, ps *playspec, bad serviceSpec) {
+	image, svc := bad.Image, bad.Name
 	pullErr := "image_pull_failed: pull access denied for " + image
 	pg.Status = "error"
 	pg.StateReason = "image_pull_failed"
 	pg.StateReasons = []string{"image_pull_failed", "build_failed"}
 	pg.ErrorMessage = "Build failed: could not pull image " + image
 	pg.ErrorStep, pg.ErrorStepLabel = "build", "Building images"
-	pg.ErrorDetails = map[string]any{"step": "build", "reason": "image_pull_failed", "service": "web", "image": image}
+	pg.ErrorDetails = map[string]any{"step": "build", "reason": "image_pull_failed", "service": svc, "image": image}
 	pg.FailureDiagnostics = map[string]any{
-		"step": "build", "reason": "image_pull_failed", "service": "web", "image": image,
-		"log_tail":   []string{"Pulling web (" + image + ")...", "Error response from daemon: pull access denied for " + image},
+		"step": "build", "reason": "image_pull_failed", "service": svc, "image": image,
+		"log_tail":   []string{"Pulling " + svc + " (" + image + ")...", "Error response from daemon: pull access denied for " + image},
 		"suggestion": "check the image name and the registry credentials of the playspec",
 	}
 	pg.BuildStatuses = nil
-	for _, s := range ps.services {
-		b := buildStatus{Service: s.name, Status: "skipped"}
-		if s.name == "web" {
+	for _, s := range ps.Services {
+		b := buildStatus{Service: s.Name, Status: "skipped"}
+		if s.Name == svc {
 			b.Status, b.Error = "failed", &pullErr
 		}
 		pg.BuildStatuses = append(pg.BuildStatuses, b)

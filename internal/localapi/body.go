@@ -19,6 +19,9 @@ func (rc *reqCtx) parseBody() error {
 	if len(bytes.TrimSpace(c.body)) == 0 {
 		return nil
 	}
+	if isMultipart(c.header.Get("Content-Type")) {
+		return nil // an upload: the route's handler reads it (multipartForm)
+	}
 	if !isJSONType(c.header.Get("Content-Type")) {
 		return newAPIError(http.StatusUnsupportedMediaType, codeBadRequest, "request body must be application/json", nil)
 	}
@@ -37,6 +40,11 @@ func (rc *reqCtx) parseBody() error {
 	}
 	rc.body = obj
 	return nil
+}
+
+func isMultipart(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "multipart/form-data"
 }
 
 func isJSONType(ct string) bool {

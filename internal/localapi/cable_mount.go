@@ -35,7 +35,7 @@ func (s *Server) mountCable() cableMount {
 					return false
 				}
 				id, ok = pg.ID, true
-				if ps := playspecByID(pg.PlayspecID); ps != nil {
+				if ps := st.playspecByID(pg.PlayspecID); ps != nil {
 					services = ps.serviceNames()
 				}
 				return false

@@ -229,18 +229,19 @@ func TestMarqueeListFiltersFilter(t *testing.T) {
 
 func TestPlayspecs(t *testing.T) {
 	e := newEnv(t, Config{})
+	// Newest first; seeded together, the later id first.
 	r := e.do("GET", "/api/playspecs", nil)
-	if got := names(t, r); !slices.Equal(got, []string{"web", "broken"}) || total(t, r) != 2 {
+	if got := names(t, r); !slices.Equal(got, []string{"broken", "web"}) || total(t, r) != 2 {
 		t.Fatalf("playspecs: %s", r.body)
 	}
 	for _, d := range r.json(t)["data"].([]any) {
 		ps := d.(map[string]any)
-		if num(ps["id"]) == 0 || ps["description"] == "" || len(ps["services"].([]any)) == 0 {
+		if num(ps["id"]) == 0 || ps["description"] == "" || ps["playground_count"] == nil {
 			t.Fatalf("playspec %v", ps)
 		}
 	}
-	page2 := e.do("GET", "/api/playspecs?per_page=1&page=2", nil)
-	if got := names(t, page2); !slices.Equal(got, []string{"broken"}) {
+	page2 := e.do("GET", "/api/playspecs?per_page=1&page=2&sort=name_asc", nil)
+	if got := names(t, page2); !slices.Equal(got, []string{"web"}) {
 		t.Fatalf("page 2: %s", page2.body)
 	}
 	for _, ref := range []string{"1", "web"} {
@@ -489,7 +490,7 @@ func TestAsyncShapes(t *testing.T) {
 
 func TestUnservedEndpointsAre404Envelopes(t *testing.T) {
 	e := newEnv(t, Config{})
-	for _, p := range []string{"/api/props", "/api/agents/1", "/api/playspecs/1/services", "/api/playgrounds/x/compose", "/api"} {
+	for _, p := range []string{"/api/props", "/api/agents/1", "/api/playspecs/1/nope", "/api/playgrounds/x/compose", "/api"} {
 		r := e.do("GET", p, nil)
 		expectStatus(t, r, http.StatusNotFound)
 		if r.errCode(t) != "RESOURCE_NOT_FOUND" {

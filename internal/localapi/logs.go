@@ -26,8 +26,7 @@ type logSnapshotBody struct {
 // logSnapshot is the log snapshot of a playground: the last tail lines
 // before at, across its services or of one service. It is deterministic so
 // tests and scripts can compare it.
-func logSnapshot(pg *playground, service string, tail int, at time.Time) logSnapshotBody {
-	ps := playspecByID(pg.PlayspecID)
+func logSnapshot(pg *playground, ps *playspec, service string, tail int, at time.Time) logSnapshotBody {
 	services := []string{"app"}
 	if ps != nil {
 		services = ps.serviceNames()

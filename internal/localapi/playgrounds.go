@@ -107,11 +107,11 @@ func (s *Server) listPlaygrounds(rc *reqCtx) (*reply, error) {
 	}
 	var psID, mqID int64
 	if v := rc.c.query.Get("playspec_id"); v != "" {
-		ps := findPlayspec(v)
+		ps := rc.st.findPlayspec(rc.player, v)
 		if ps == nil {
-			return nil, invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
+			return nil, invalid("playspec_id", "does not exist (known: "+strings.Join(rc.st.playspecNames(rc.player), ", ")+")")
 		}
-		psID = ps.id
+		psID = ps.ID
 	}
 	if v := rc.c.query.Get("marquee_id"); v != "" {
 		m := rc.findMarquee(v)
@@ -157,7 +157,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, err := newPlaygroundPlayspec(obj)
+	ps, err := rc.newPlaygroundPlayspec(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 
 	rc.st.NextPlaygroundID++
 	pg := &playground{
-		ID: rc.st.NextPlaygroundID, Owner: rc.player, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.id,
+		ID: rc.st.NextPlaygroundID, Owner: rc.player, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.ID,
 		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
 		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
 	}
@@ -192,7 +192,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 }
 
 // newPlaygroundPlayspec reads the required playspec_id of a create.
-func newPlaygroundPlayspec(obj map[string]any) (*playspec, error) {
+func (rc *reqCtx) newPlaygroundPlayspec(obj map[string]any) (*playspec, error) {
 	psRef, ok, err := ref(obj, "playspec_id")
 	if err != nil {
 		return nil, err
@@ -200,9 +200,9 @@ func newPlaygroundPlayspec(obj map[string]any) (*playspec, error) {
 	if !ok {
 		return nil, invalid("playspec_id", "can't be blank")
 	}
-	ps := findPlayspec(psRef)
+	ps := rc.st.findPlayspec(rc.player, psRef)
 	if ps == nil {
-		return nil, invalid("playspec_id", "does not exist (known: "+strings.Join(playspecNames(), ", ")+")")
+		return nil, invalid("playspec_id", "does not exist (known: "+strings.Join(rc.st.playspecNames(rc.player), ", ")+")")
 	}
 	return ps, nil
 }
@@ -358,7 +358,7 @@ func (s *Server) playgroundLogs(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ps := playspecByID(pg.PlayspecID); hasService && service != "" && ps != nil && !ps.hasService(service) {
+	if ps := rc.st.playspecByID(pg.PlayspecID); hasService && service != "" && ps != nil && !ps.hasService(service) {
 		return nil, invalid("service", "is not a service of this playground ("+strings.Join(ps.serviceNames(), ", ")+")")
 	}
 	tail, hasTail, err := integer(rc.body, "tail")

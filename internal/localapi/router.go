@@ -130,9 +130,6 @@ func (s *Server) routes() *router {
 	rt.add("POST", "/api/marquees/{id}/connection_tests", "marquees:write", s.testMarqueeConnection)
 	rt.add("POST", "/api/marquees/{id}/ssh_keys", "marquees:write", s.newMarqueeSSHKey)
 
-	rt.add("GET", "/api/playspecs", "playspecs:read", s.listPlayspecs)
-	rt.add("GET", "/api/playspecs/{id}", "playspecs:read", s.getPlayspec)
-
 	// Each family of the platform's other resources adds its own routes.
 	s.playspecRoutes(rt)
 	s.secretRoutes(rt)

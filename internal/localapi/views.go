@@ -106,7 +106,7 @@ func nullable(s string) *string {
 
 // playgroundView shows pg as of now (time_remaining depends on it).
 func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
-	ps := playspecByID(pg.PlayspecID)
+	ps := st.playspecByID(pg.PlayspecID)
 	v := playgroundView{
 		ID: pg.ID, Name: pg.Name, Status: pg.Status, MarqueeID: pg.MarqueeID, PlayspecID: pg.PlayspecID,
 		StateReason: nullable(pg.StateReason), StateReasons: append([]string{}, pg.StateReasons...),
@@ -126,17 +126,17 @@ func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
 	if ps == nil {
 		return v
 	}
-	v.PlayspecName = ps.name
+	v.PlayspecName = ps.Name
 	svcStatus, health, running, exit := serviceState(pg.Status)
-	for _, sp := range ps.services {
-		v.Services = append(v.Services, serviceView{Name: sp.name, Status: svcStatus, Health: health, Running: running, ExitCode: exit})
-		if sp.public {
+	for _, sp := range ps.Services {
+		v.Services = append(v.Services, serviceView{Name: sp.Name, Status: svcStatus, Health: health, Running: running, ExitCode: exit})
+		if sp.Public {
 			urlStatus := "down"
 			if running {
 				urlStatus = "up"
 			}
 			v.ServiceURLs = append(v.ServiceURLs, serviceURLView{
-				Name: sp.name, URL: "https://" + sp.name + "--" + pg.Name + "." + host, Status: urlStatus,
+				Name: sp.Name, URL: "https://" + sp.Name + "--" + pg.Name + "." + host, Status: urlStatus,
 			})
 		}
 	}

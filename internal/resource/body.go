@@ -23,8 +23,9 @@ type InputError struct {
 func (e *InputError) Error() string { return e.Arg + " " + e.Problem }
 
 // Values are what a door was given for a verb, by Arg: a string (String,
-// Ref, File: the file's path), an int (Int), a bool (Bool), and for Env
-// either KEY=VALUE pairs ([]string) or an object (map[string]string).
+// Ref, File: the file's path, or []byte: the content the door read itself,
+// from stdin), an int (Int), a bool (Bool), and for Env either KEY=VALUE
+// pairs ([]string) or an object (map[string]string).
 // A door puts in only what the user gave.
 type Values map[string]any
 
@@ -43,6 +44,13 @@ func (r *Resource) Body(v Verb, base map[string]any, values Values) (map[string]
 		}
 		if err := f.put(body, val); err != nil {
 			return nil, err
+		}
+	}
+	for _, f := range r.FieldsOf(v) {
+		if s, ok := body[f.Wire].(string); ok && f.Check != nil {
+			if err := f.Check(s); err != nil {
+				return nil, &InputError{Arg: f.Arg, Problem: err.Error()}
+			}
 		}
 	}
 	if v == VerbCreate {
@@ -77,6 +85,10 @@ func (f Field) put(body map[string]any, val any) error {
 		}
 		MergeEnv(body, f.Wire, env)
 	case File:
+		if content, ok := val.([]byte); ok {
+			body[f.Wire] = string(content)
+			return nil
+		}
 		path, _ := val.(string)
 		if path == "" {
 			return nil

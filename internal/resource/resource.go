@@ -1,8 +1,10 @@
 package resource
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/fibegg/fibe/internal/client"
 )
@@ -53,6 +55,11 @@ type Field struct {
 	// Refers names the resource a Ref points at ("playspecs"), for
 	// completion and help.
 	Refers string
+	// Check, when set, is a further rule on a String or File field's
+	// value (a File's content), wherever the value came from: a flag, a
+	// payload, an SDK parameter. Its error's text is the problem
+	// ("is not valid YAML: line 2, column 3: ...").
+	Check func(value string) error
 }
 
 // Takes reports whether verb v takes the field.
@@ -79,6 +86,18 @@ type Filter struct {
 	Refers string
 	// Query is the query parameter it sets ("playspec_id").
 	Query string
+	// Values, when set, are the only values it takes ("true", "false"):
+	// another is refused before anything is sent (CheckFilter).
+	Values []string
+}
+
+// CheckFilter refuses a value of f that is not among its Values, as an
+// *InputError naming the filter.
+func CheckFilter(f Filter, value string) error {
+	if value == "" || len(f.Values) == 0 || slices.Contains(f.Values, value) {
+		return nil
+	}
+	return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must be one of %s, not %q", strings.Join(f.Values, ", "), value)}
 }
 
 // ColumnKind says how a column's value is shown to people.

@@ -73,6 +73,13 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 	if err := os.WriteFile(keyFile, []byte("-----BEGIN KEY-----"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A playspec's compose: a service watched in job mode, as job_mode
+	// (every Bool is sent true) asks.
+	composeFile := filepath.Join(t.TempDir(), "compose.yml")
+	compose := "services:\n  web:\n    image: nginx:1\n    labels:\n      fibe.gg/job_watch: \"true\"\n"
+	if err := os.WriteFile(composeFile, []byte(compose), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range resource.All() {
 		// Create first, so that every list has an item whose keys are seen.
 		var name string
@@ -88,6 +95,9 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 					values[f.Arg] = []string{"WIRE=1"}
 				case resource.File:
 					values[f.Arg] = keyFile
+					if f.Wire == "base_compose_yaml" {
+						values[f.Arg] = composeFile
+					}
 				case resource.Bool:
 					values[f.Arg] = true
 				default:
@@ -146,7 +156,13 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 			}
 		}
 		for _, f := range r.Filters {
-			if code, raw := get(r.Path + "?" + f.Query + "=" + firstName(resource.MustLookup(f.Refers))); code != http.StatusOK {
+			value := "true"
+			if f.Refers != "" {
+				value = firstName(resource.MustLookup(f.Refers))
+			} else if len(f.Values) > 0 {
+				value = f.Values[0]
+			}
+			if code, raw := get(r.Path + "?" + f.Query + "=" + value); code != http.StatusOK {
 				t.Errorf("%s: filter %s: %d %s", r.Name, f.Query, code, raw)
 			}
 		}

@@ -49,6 +49,18 @@ func TestBadInputSendsNothing(t *testing.T) {
 			_, _, err := c.Playspecs.List(ctx, &fibe.ListOptions{Page: -1})
 			return err
 		}},
+		{"compose not YAML", "compose", func() error {
+			_, _, err := c.Playspecs.Create(ctx, &fibe.PlayspecCreateParams{Name: "p", BaseComposeYAML: "a: b: c"})
+			return err
+		}},
+		{"playspec without compose", "compose", func() error {
+			_, _, err := c.Playspecs.Create(ctx, &fibe.PlayspecCreateParams{Name: "p"})
+			return err
+		}},
+		{"validate not YAML", "compose_yaml", func() error {
+			_, _, err := c.Playspecs.ValidateCompose(ctx, fibe.ComposeCheck{YAML: "services: [\n"})
+			return err
+		}},
 		{"follow empty ref", "ref", func() error {
 			for _, err := range c.Playgrounds.FollowLogs(ctx, "", nil) {
 				return err

@@ -132,6 +132,78 @@ func (p *MarqueeUpdateParams) body() (map[string]any, error) {
 	return resource.Marquees().Body(resource.VerbUpdate, base, values)
 }
 
+// PlayspecCreateParams are a new playspec. Extra merges into the
+// request's "playspec" object, the named fields win, and zero fields
+// are not sent.
+type PlayspecCreateParams struct {
+	Name            string // Name of the playspec; required
+	Description     string // What the playspec is for
+	BaseComposeYAML string // the content itself; required
+	PersistVolumes  bool   // Keep the volumes of its playgrounds across rollouts
+	JobMode         bool   // Make job-mode playgrounds, which end when their watched services do
+	Extra           map[string]any
+}
+
+// body is the "playspec" object p sends, checked by the description.
+func (p *PlayspecCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.BaseComposeYAML != "" {
+		base["base_compose_yaml"] = p.BaseComposeYAML
+	}
+	if p.PersistVolumes {
+		values["persist-volumes"] = p.PersistVolumes
+	}
+	if p.JobMode {
+		values["job-mode"] = p.JobMode
+	}
+	return resource.Playspecs().Body(resource.VerbCreate, base, values)
+}
+
+// PlayspecUpdateParams change a playspec. Extra merges into the
+// request's "playspec" object, the named fields win, and zero fields
+// are not sent.
+type PlayspecUpdateParams struct {
+	Name            string // Name of the playspec
+	Description     string // What the playspec is for
+	BaseComposeYAML string // the content itself
+	PersistVolumes  bool   // Keep the volumes of its playgrounds across rollouts
+	JobMode         bool   // Make job-mode playgrounds, which end when their watched services do
+	Extra           map[string]any
+}
+
+// body is the "playspec" object p sends, checked by the description.
+func (p *PlayspecUpdateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.BaseComposeYAML != "" {
+		base["base_compose_yaml"] = p.BaseComposeYAML
+	}
+	if p.PersistVolumes {
+		values["persist-volumes"] = p.PersistVolumes
+	}
+	if p.JobMode {
+		values["job-mode"] = p.JobMode
+	}
+	return resource.Playspecs().Body(resource.VerbUpdate, base, values)
+}
+
 // TemplateCreateParams are a new template. Extra merges into the
 // request's "import_template" object, the named fields win, and zero fields
 // are not sent.

@@ -98,18 +98,72 @@ type SSHKey struct {
 	PublicKey string `json:"public_key"`
 }
 
-// Playspec is a template of playgrounds.
+// Playspec is a template of playgrounds: a compose file and what the
+// platform adds to it. Lists carry the summary; Get, Create and Update
+// add the detail (BaseComposeYAML, Services, MountedFiles, Credentials and
+// the configs).
 type Playspec struct {
-	ID          int64         `json:"id"`
-	Name        string        `json:"name"`
-	Description string        `json:"description,omitempty"`
-	Services    []ServiceSpec `json:"services,omitempty"`
+	ID                      int64      `json:"id"`
+	Name                    string     `json:"name"`
+	Description             string     `json:"description,omitempty"`
+	Locked                  bool       `json:"locked"`
+	PersistVolumes          bool       `json:"persist_volumes"`
+	JobMode                 bool       `json:"job_mode"`
+	PlaygroundCount         int        `json:"playground_count"`
+	TriggerEnabled          bool       `json:"trigger_enabled"`
+	MutiMode                bool       `json:"muti_mode"`
+	SourceTemplateVersionID *int64     `json:"source_template_version_id,omitempty"`
+	CreatedAt               *time.Time `json:"created_at,omitempty"`
+	UpdatedAt               *time.Time `json:"updated_at,omitempty"`
+
+	BaseComposeYAML string               `json:"base_compose_yaml,omitempty"`
+	Services        []ServiceSpec        `json:"services,omitempty"`
+	MountedFiles    []MountedFile        `json:"mounted_files,omitempty"`
+	Credentials     []RegistryCredential `json:"credentials,omitempty"`
+	TriggerConfig   map[string]any       `json:"trigger_config,omitempty"`
+	MutiConfig      map[string]any       `json:"muti_config,omitempty"`
+	ScheduleConfig  map[string]any       `json:"schedule_config,omitempty"`
 }
 
-// ServiceSpec is one service of a playspec.
+// ServiceSpec is one service of a playspec, read from its compose and its
+// service definition.
 type ServiceSpec struct {
-	Name   string `json:"name"`
-	Public bool   `json:"public,omitempty"`
+	Name       string `json:"name"`
+	Type       string `json:"type,omitempty"` // static or dynamic
+	Image      string `json:"image,omitempty"`
+	Public     bool   `json:"public,omitempty"` // exposed with a service URL
+	Port       int    `json:"port,omitempty"`
+	Visibility string `json:"visibility,omitempty"`
+	JobWatch   bool   `json:"job_watch,omitempty"`
+}
+
+// MountedFile is a file mounted into a playspec's services.
+type MountedFile struct {
+	Filename       string   `json:"filename"`
+	ByteSize       int64    `json:"byte_size"`
+	ContentType    string   `json:"content_type,omitempty"`
+	MountPath      string   `json:"mount_path,omitempty"`
+	ReadOnly       bool     `json:"readonly"`
+	TargetServices []string `json:"target_services,omitempty"`
+}
+
+// RegistryCredential lets a playspec's images be pulled from a private
+// registry; its secret is never shown back. ID is text whether the
+// platform sends a string or a number.
+type RegistryCredential struct {
+	ID           string `json:"id"`
+	RegistryType string `json:"registry_type"`
+	RegistryURL  string `json:"registry_url"`
+	Username     string `json:"username"`
+}
+
+// ComposeValidation is the platform's verdict on a compose: Valid, the
+// services it found, and its errors and warnings.
+type ComposeValidation struct {
+	Valid    bool          `json:"valid"`
+	Services []ServiceSpec `json:"services,omitempty"`
+	Errors   []string      `json:"errors,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"`
 }
 
 // User is who the API key belongs to and what it may do.

@@ -37,7 +37,7 @@ func main() {
 }
 
 // initialisms are the words Go spells in capitals.
-var initialisms = map[string]string{"id": "ID", "ssh": "SSH", "url": "URL", "api": "API", "tls": "TLS", "http": "HTTP"}
+var initialisms = map[string]string{"id": "ID", "ssh": "SSH", "url": "URL", "api": "API", "tls": "TLS", "http": "HTTP", "yaml": "YAML"}
 
 // goName is a field's exported Go name: "ssh_private_key" → SSHPrivateKey.
 func goName(s string) string {
@@ -75,7 +75,10 @@ func fieldsOf(r *resource.Resource, v resource.Verb) ([]field, error) {
 			fd.typ, fd.comment = "map[string]string", "environment overrides, by variable name"
 		case resource.File:
 			fd.name, fd.typ = goName(f.Wire), "string"
-			fd.comment = "the content itself: sent once, never shown back"
+			fd.comment = "the content itself"
+			if f.WriteOnly {
+				fd.comment += ": sent once, never shown back"
+			}
 		default:
 			return nil, fmt.Errorf("%s.%s: kind %d has no Go type", r.Name, f.Arg, f.Kind)
 		}
