@@ -216,24 +216,10 @@ func TestTemplateImagesSearchAndOperations(t *testing.T) {
 
 func TestTemplateScopes(t *testing.T) {
 	e := newEnv(t, Config{})
-	var token string
-	if err := e.srv.store.update(e.clock.Now(), func(st *state) bool {
-		_, token = st.mintKey(1, "ro", []string{"marquees:read"}, nil, false, e.clock.Now())
-		return true
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ro := e.as(token)
+	ro := e.as(e.mint(1, "marquees:read"))
 	for _, p := range []string{"/api/import_templates", "/api/template_categories"} {
 		if r := ro.do("GET", p, nil); r.status != http.StatusForbidden {
 			t.Errorf("%s with marquees:read: %d", p, r.status)
 		}
 	}
-}
-
-// as is the env with another key: another player's, or a narrower one.
-func (e *env) as(key string) *env {
-	c := *e
-	c.key = key
-	return &c
 }
