@@ -50,7 +50,6 @@ func TestLaunch(t *testing.T) {
 	expectStatus(t, e.do("POST", templatePath(tpl, "launches"), map[string]any{}), http.StatusUnprocessableEntity)
 }
 
-
 // A launch needs launch:write, and a retry under the same key is the
 // replay: one playspec, one playground.
 func TestLaunchScopeAndReplay(t *testing.T) {
