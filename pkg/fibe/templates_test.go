@@ -25,4 +25,15 @@ func TestTemplatesAndLaunch(t *testing.T) {
 	if _, _, err := c.Templates.Create(ctx, &fibe.TemplateCreateParams{Name: "no-body"}); !fibe.IsValidation(err) {
 		t.Fatalf("a create without a body: %v", err)
 	}
+	res, _, err := c.Templates.Launch(ctx, "shop", &fibe.TemplateLaunchParams{Marquee: "local", Name: "shop-pg"})
+	if err != nil || res.PlaygroundID == 0 || res.Name != "shop-pg" {
+		t.Fatalf("template launch: %+v, %v", res, err)
+	}
+	res, _, err = c.Launch.Create(ctx, &fibe.LaunchParams{Name: "spec-only", ComposeYAML: "services:\n  web:\n    image: nginx\n"})
+	if err != nil || res.PlayspecID == 0 || res.PlaygroundID != 0 {
+		t.Fatalf("launch: %+v, %v", res, err)
+	}
+	if _, _, err := c.Launch.Create(ctx, &fibe.LaunchParams{Name: "x"}); !fibe.IsValidation(err) {
+		t.Fatalf("a launch without compose: %v", err)
+	}
 }
