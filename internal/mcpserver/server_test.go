@@ -488,7 +488,7 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	ok("fibe_templates_list", nil)
 	ok("fibe_templates_get", map[string]any{"template": "tour-tpl"})
 	ok("fibe_templates_update", map[string]any{"template": "tour-tpl", "description": "the tour"})
-	ok("fibe_templates_version_create", map[string]any{"template": "tour-tpl", "template_body": "services: {}\n", "changelog": "two"})
+	ok("fibe_templates_version_create", map[string]any{"template": "tour-tpl", "template_body": "services:\n  api:\n    image: node:20\n", "changelog": "two"})
 	if vs := ok("fibe_templates_versions", map[string]any{"template": "tour-tpl"}); len(vs["items"].([]any)) != 2 {
 		t.Fatalf("fibe_templates_versions = %v", vs)
 	}
