@@ -448,7 +448,12 @@ func (s *Server) getTemplate(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonReply(http.StatusOK, rc.st.templateView(t, true)), nil
+	view := rc.st.templateView(t, true)
+	if t.Owner != rc.player && !t.System {
+		// Another player's template shows its public versions only.
+		view.Versions = slices.DeleteFunc(view.Versions, func(v templateVersionView) bool { return !v.Public })
+	}
+	return jsonReply(http.StatusOK, view), nil
 }
 
 // templateName checks a template's name: not blank, not only digits (it

@@ -137,7 +137,12 @@ func TestTemplateVisibilityAndForks(t *testing.T) {
 
 	vid := strconv.FormatInt(num(tpl["latest_version_id"]), 10)
 	expectStatus(t, e.do("PATCH", templatePath(tpl, "versions/"+vid+"/publication"), nil), http.StatusOK)
-	expectStatus(t, b.do("GET", templatePath(tpl, ""), nil), http.StatusOK)
+	r = e.do("POST", templatePath(tpl, "versions"), map[string]any{"template_body": "services: {}\n"})
+	expectStatus(t, r, http.StatusCreated)
+	seen := b.do("GET", templatePath(tpl, ""), nil)
+	if expectStatus(t, seen, http.StatusOK); len(seen.json(t)["versions"].([]any)) != 1 {
+		t.Fatalf("another player sees the private versions too: %s", seen.body)
+	}
 	expectStatus(t, b.do("PATCH", templatePath(tpl, ""), map[string]any{"import_template": map[string]any{"name": "theirs"}}), http.StatusNotFound)
 	expectStatus(t, b.do("DELETE", templatePath(tpl, ""), nil), http.StatusNotFound)
 	r = b.do("POST", templatePath(tpl, "forks"), nil)

@@ -169,7 +169,7 @@ func (s *TemplatesService) DeleteVersion(ctx context.Context, ref string, vid in
 
 // SetPublic makes version vid (0: the latest) public or private. It reads
 // the version first and sends nothing when it already is; the Response is
-// then that of the read. The platform's route flips the flag on every
+// then empty (StatusCode 0: no mutation was sent). The platform's route flips the flag on every
 // call, so the change is sent once, and a retry of it carries the same
 // Idempotency-Key: it is replayed, never applied twice.
 func (s *TemplatesService) SetPublic(ctx context.Context, ref string, vid int64, public bool, opts ...CallOption) (*TemplateVersion, *Response, error) {
