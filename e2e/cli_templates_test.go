@@ -117,3 +117,29 @@ func writeTemp(t *testing.T, content string) string {
 	}
 	return p
 }
+
+// The publication route flips on every call. When its answer is lost
+// after the flip, the command's retry carries the same idempotency key
+// and is replayed: the version ends public, not flipped back.
+func TestTemplatePublishSurvivesALostAnswer(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	w.ok("templates", "create", "--name", "flip", "--body", writeTemp(t, "services:\n  web:\n    image: nginx\n"))
+	if err := w.server.SetChaos("commit-then-502=1"); err != nil {
+		t.Fatal(err)
+	}
+	r := w.ok("templates", "publish", "flip")
+	mustContain(t, "publish stdout", r.stdout, "now public")
+	mustContain(t, "publish stderr", r.stderr, "Replayed")
+	if err := w.server.SetChaos(""); err != nil {
+		t.Fatal(err)
+	}
+	var tpl templateDoc
+	w.jsonOf(&tpl, "templates", "get", "flip")
+	if len(tpl.Versions) != 1 || !tpl.Versions[0].Public {
+		t.Fatalf("after a lost answer the version is %+v: the toggle was applied twice", tpl.Versions)
+	}
+	if st := w.server.Stats(); st.Faults["commit-then-502"] != 1 || st.Replays == 0 {
+		t.Fatalf("faults %v, replays %d", st.Faults, st.Replays)
+	}
+}
