@@ -26,13 +26,13 @@ import (
 	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
+	"github.com/fibegg/fibe/cmd/playspecs"
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
-	"github.com/fibegg/fibe/internal/resource"
 )
 
 func init() {
@@ -102,7 +102,7 @@ Try it without an account against the embedded local API:
 	addToGroup(root, groupCore,
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
-		cmdutil.NewCmdResource(f, resource.Playspecs()),
+		playspecs.NewCmdPlayspecs(f),
 		ops.NewCmdOps(f),
 	)
 	addToGroup(root, groupSetup,

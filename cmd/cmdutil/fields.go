@@ -77,11 +77,43 @@ func buildBody(ios *iostreams.IOStreams, r *resource.Resource, v resource.Verb, 
 			return nil, err
 		}
 	}
-	body, err := r.Body(v, base, b.Values)
+	values, err := stdinFiles(ios, r.FieldsOf(v), b)
+	if err != nil {
+		return nil, err
+	}
+	body, err := r.Body(v, base, values)
 	if err != nil {
 		return nil, inputError(err, schema)
 	}
 	return body, nil
+}
+
+// stdinFiles reads the file fields given as - from stdin, once: the
+// values with their content in place of the path.
+func stdinFiles(ios *iostreams.IOStreams, fields []resource.Field, b BodyFlags) (resource.Values, error) {
+	values := resource.Values{}
+	stdin := ""
+	if b.File == "-" {
+		stdin = "-f"
+	}
+	for k, val := range b.Values {
+		values[k] = val
+	}
+	for _, field := range fields {
+		if field.Kind != resource.File || values[field.Arg] != "-" {
+			continue
+		}
+		if stdin != "" {
+			return nil, output.FlagErrorf("--%s - and %s - both read stdin: give one of them a file", field.Arg, stdin)
+		}
+		stdin = "--" + field.Arg
+		data, err := ReadFileFlag(ios, stdin, "-")
+		if err != nil {
+			return nil, err
+		}
+		values[field.Arg] = data
+	}
+	return values, nil
 }
 
 // nothingToChange is the usage error of an update without a change.

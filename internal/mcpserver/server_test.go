@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -478,6 +480,15 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if ps := ok("fibe_playspecs_get", map[string]any{"playspec": "web"}); ps["name"] != "web" {
 		t.Fatalf("fibe_playspecs_get = %v", ps)
 	}
+	compose := filepath.Join(t.TempDir(), "compose.yml")
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ps := ok("fibe_playspecs_create", map[string]any{"name": "tour-ps", "compose": compose, "persist_volumes": true}); ps["persist_volumes"] != true {
+		t.Fatalf("fibe_playspecs_create = %v", ps)
+	}
+	ok("fibe_playspecs_update", map[string]any{"playspec": "tour-ps", "description": "A tour"})
+	ok("fibe_playspecs_delete", map[string]any{"playspec": "tour-ps", "confirm": true})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress
