@@ -35,6 +35,10 @@ func TestPlayspecCommands(t *testing.T) {
 			t.Fatalf("fibe %s: %s", strings.Join(args, " "), r)
 		}
 	}
+	r := w.runIn("{}", "ps", "create", "--name", "shop", "--compose", "-", "-f", "-")
+	if r.code != 2 || !strings.Contains(r.stderr, "both read stdin") {
+		t.Fatalf("two readers of stdin: %s", r)
+	}
 	if w.server.Stats().Mutations != before {
 		t.Fatal("a compose that is not YAML was sent")
 	}
@@ -54,7 +58,7 @@ func TestPlayspecCommands(t *testing.T) {
 	}
 	// The compose from stdin.
 	changed := strings.Replace(compose, "postgres:16", "postgres:17", 1)
-	r := w.runIn(changed, "ps", "update", "shop", "--compose", "-", "--json")
+	r = w.runIn(changed, "ps", "update", "shop", "--compose", "-", "--json")
 	if r.code != 0 || !strings.Contains(r.stdout, "postgres:17") {
 		t.Fatalf("update from stdin: %s", r)
 	}
