@@ -116,12 +116,13 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		ctx("pg", "rollout", name)
 	}
 	ctx("mq", "create", "--name", "yaml-mq-del", "--host", "h.example", "--user", "u")
-	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
-	// Templates: one to read and change, one to delete, a version to delete.
 	compose := filepath.Join(t.TempDir(), "compose.yml")
-	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx\n"), 0o600); err != nil {
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	ctx("ps", "create", "--name", "yaml-ps-del", "--compose", compose)
+	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
+	// Templates: one to read and change, one to delete, a version to delete.
 	ctx("templates", "create", "--name", "yaml-tpl", "--body", compose)
 	ctx("templates", "create", "--name", "yaml-tpl-del", "--body", compose)
 	out, _ = runFibe(t, "", "templates", "versions", "create", "yaml-tpl", "--body", compose, "--json")
@@ -146,8 +147,6 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"marquees create":           {args: append([]string{"mq", "create", "--name", "yaml-mq", "--host", "h.example", "--user", "u"}, key("mq-create")...)},
 		"marquees delete":           {args: append([]string{"mq", "delete", "yaml-mq-del", "--yes"}, key("mq-delete")...)},
 		"marquees get":              {args: []string{"mq", "get", "local"}},
-		"playspecs get":             {args: []string{"ps", "get", "web"}},
-		"playspecs list":            {args: []string{"ps", "list"}},
 		"marquees list":             {args: []string{"mq", "list"}},
 		"marquees ssh-key":          {args: []string{"mq", "ssh-key", "local"}, shape: true},
 		"marquees test-connection":  {args: []string{"mq", "test-connection", "local"}},
@@ -186,6 +185,13 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"templates versions create": {args: append([]string{"templates", "versions", "create", "yaml-tpl", "--body", compose}, key("tpl-version")...)},
 		"templates versions delete": {args: append([]string{"templates", "versions", "delete", "yaml-tpl", strconv.FormatInt(ver.ID, 10), "--yes"}, key("tpl-version-delete")...)},
 		"templates versions list":   {args: []string{"templates", "versions", "list", "yaml-tpl"}},
+		"playspecs create":          {args: append([]string{"ps", "create", "--name", "yaml-ps", "--compose", compose}, key("ps-create")...)},
+		"playspecs delete":          {args: append([]string{"ps", "delete", "yaml-ps-del", "--yes"}, key("ps-delete")...)},
+		"playspecs get":             {args: []string{"ps", "get", "web"}},
+		"playspecs list":            {args: []string{"ps", "list"}},
+		"playspecs services":        {args: []string{"ps", "services", "web"}},
+		"playspecs update":          {args: append([]string{"ps", "update", "web", "--description", "The web app"}, key("ps-update")...)},
+		"playspecs validate":        {args: []string{"ps", "validate", "--compose", compose}},
 	}
 
 	root := NewCmdRoot(factory.New(iostreams.System(), nil))

@@ -27,6 +27,7 @@ import (
 	mcpcmd "github.com/fibegg/fibe/cmd/mcp"
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
+	"github.com/fibegg/fibe/cmd/playspecs"
 	"github.com/fibegg/fibe/cmd/templates"
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
@@ -34,7 +35,6 @@ import (
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
-	"github.com/fibegg/fibe/internal/resource"
 )
 
 func init() {
@@ -104,7 +104,7 @@ Try it without an account against the embedded local API:
 	addToGroup(root, groupCore,
 		playgrounds.NewCmdPlaygrounds(f),
 		marquees.NewCmdMarquees(f),
-		cmdutil.NewCmdResource(f, resource.Playspecs()),
+		playspecs.NewCmdPlayspecs(f),
 		ops.NewCmdOps(f),
 		templates.NewCmdTemplates(f),
 		launch.NewCmdLaunch(f, nil),

@@ -258,7 +258,7 @@ func TestLocalServeAnswersAsThePlatform(t *testing.T) {
 		}
 	}
 
-	if got := names("/api/playspecs"); !slices.Equal(got, []string{"web", "broken"}) {
+	if got := names("/api/playspecs"); !slices.Equal(got, []string{"broken", "web"}) { // newest first, then the later id
 		t.Errorf("playspecs: %v", got)
 	}
 	if code, ps := call(t, base, key, "GET", "/api/playspecs/broken", ""); code != 200 || ps["id"] != float64(2) {

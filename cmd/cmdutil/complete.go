@@ -40,6 +40,11 @@ func CompleteMarqueeFlag(f *Factory) CompletionFunc {
 	}
 }
 
+// CompletePlayspecNames completes the first argument with playspec names.
+func CompletePlayspecNames(f *Factory) CompletionFunc {
+	return completeNames(f, listPlayspecNames)
+}
+
 // CompletePlayspecFlag completes a --playspec flag value from GET
 // /api/playspecs.
 func CompletePlayspecFlag(f *Factory) CompletionFunc {

@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"maps"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -78,28 +77,43 @@ func buildBody(ios *iostreams.IOStreams, r *resource.Resource, v resource.Verb, 
 			return nil, err
 		}
 	}
-	values := b.Values
-	for _, field := range r.FieldsOf(v) {
-		// A file field given "-" is read from stdin here: the
-		// description reads only files.
-		if path, _ := values[field.Arg].(string); field.Kind == resource.File && path == "-" {
-			if b.File == "-" {
-				return nil, output.FlagErrorf("--%s - and -f - cannot both read stdin", field.Arg)
-			}
-			text, err := ReadTextFrom(ios, "--"+field.Arg, "-")
-			if err != nil {
-				return nil, err
-			}
-			base[field.Wire] = text
-			values = maps.Clone(values)
-			delete(values, field.Arg)
-		}
+	values, err := stdinFiles(ios, r.FieldsOf(v), b)
+	if err != nil {
+		return nil, err
 	}
 	body, err := r.Body(v, base, values)
 	if err != nil {
 		return nil, inputError(err, schema)
 	}
 	return body, nil
+}
+
+// stdinFiles reads the file fields given as - from stdin, once: the
+// values with their content in place of the path.
+func stdinFiles(ios *iostreams.IOStreams, fields []resource.Field, b BodyFlags) (resource.Values, error) {
+	values := resource.Values{}
+	stdin := ""
+	if b.File == "-" {
+		stdin = "-f"
+	}
+	for k, val := range b.Values {
+		values[k] = val
+	}
+	for _, field := range fields {
+		if field.Kind != resource.File || values[field.Arg] != "-" {
+			continue
+		}
+		if stdin != "" {
+			return nil, output.FlagErrorf("--%s - and %s - both read stdin: give one of them a file", field.Arg, stdin)
+		}
+		stdin = "--" + field.Arg
+		data, err := ReadFileFlag(ios, stdin, "-")
+		if err != nil {
+			return nil, err
+		}
+		values[field.Arg] = data
+	}
+	return values, nil
 }
 
 // nothingToChange is the usage error of an update without a change.

@@ -51,6 +51,9 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			}
 			opts.Filters = map[string]string{}
 			for i, fl := range r.Filters {
+				if err := resource.CheckFilter(fl, values[i]); err != nil {
+					return inputError(err, PayloadSchema{})
+				}
 				if values[i] != "" {
 					opts.Filters[fl.Arg] = values[i]
 				}
@@ -66,6 +69,8 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 		cmd.Flags().StringVar(&values[i], fl.Arg, "", fl.Help)
 		if complete := completeRefers(f, fl.Refers); complete != nil {
 			f.CompleteFlag(cmd, fl.Arg, complete)
+		} else if len(fl.Values) > 0 {
+			f.CompleteFlag(cmd, fl.Arg, cobra.FixedCompletions(fl.Values, cobra.ShellCompDirectiveNoFileComp))
 		}
 	}
 	AddListFlags(cmd, &opts.ListFlags)

@@ -31,6 +31,30 @@ type PayloadSchema struct {
 	Aliases map[string]string
 }
 
+// ReadFileFlag reads the file a flag names ("-" for ios's stdin), at most
+// 1 MiB, as the API takes no larger body; a failure is a usage error
+// naming the flag.
+func ReadFileFlag(ios *iostreams.IOStreams, flag, path string) ([]byte, error) {
+	var r io.Reader = ios.In
+	source := "stdin"
+	if path != "-" {
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, output.FlagErrorf("%s %s cannot be read: %v", flag, path, unwrapPathError(err))
+		}
+		defer file.Close()
+		r, source = file, path
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+	if err != nil {
+		return nil, output.FlagErrorf("%s %s cannot be read: %v", flag, source, unwrapPathError(err))
+	}
+	if len(data) > maxPayload {
+		return nil, output.FlagErrorf("%s %s is larger than 1 MiB", flag, source)
+	}
+	return data, nil
+}
+
 // ReadPayloadFrom reads a JSON object from path ("-" for ios's stdin). A
 // payload wrapped in its resource ({"playground": {...}}) is unwrapped, so
 // the same file works whether or not it carries the wrapper; one with both

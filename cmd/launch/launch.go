@@ -71,11 +71,11 @@ idempotency key, so it is replayed rather than launched twice.`,
 }
 
 func run(ctx context.Context, opts *Options) error {
-	compose, err := cmdutil.ReadTextFrom(opts.IO, "--compose", opts.Compose)
+	compose, err := cmdutil.ReadFileFlag(opts.IO, "--compose", opts.Compose)
 	if err != nil {
 		return err
 	}
-	body := map[string]any{"compose_yaml": compose, "name": opts.Name}
+	body := map[string]any{"compose_yaml": string(compose), "name": opts.Name}
 	if err := AddTarget(body, opts.Marquee, opts.Env); err != nil {
 		return err
 	}

@@ -127,11 +127,11 @@ is given; fibe templates publish makes it public later.`,
 }
 
 func versionsCreateRun(ctx context.Context, opts *VersionsCreateOptions) error {
-	text, err := cmdutil.ReadTextFrom(opts.IO, "--body", opts.Body)
+	text, err := cmdutil.ReadFileFlag(opts.IO, "--body", opts.Body)
 	if err != nil {
 		return err
 	}
-	body := map[string]any{"template_body": text}
+	body := map[string]any{"template_body": string(text)}
 	if opts.Public {
 		body["public"] = true
 	}

@@ -45,9 +45,10 @@
 //
 // Seed data: marquees local and prod-eu (funded) and unpaid (paid_until in
 // the past, so billing_runtime_active is false and work on it answers 402
-// MARQUEE_NOT_FUNDED); playspecs web and broken (GET /api/playspecs). The
-// one user (GET /api/me) has every scope the emulator serves. A rollout of a broken playground fails at step build with reason
-// image_pull_failed and leaves the playground in error with its state
+// MARQUEE_NOT_FUNDED); playspecs web and broken (GET /api/playspecs), each
+// player's own. The one user (GET /api/me) has every scope the emulator serves. A rollout of a broken playground fails at step build with reason
+// image_pull_failed (its web image is on a private registry it has no
+// credential for) and leaves the playground in error with its state
 // reasons, error step, build statuses and failure diagnostics.
 //
 // Mutations with an Idempotency-Key are cached per (API key, key) for 24

@@ -52,6 +52,15 @@ func TestPlayspecCRUD(t *testing.T) {
 	if item := list.json(t)["data"].([]any)[0].(map[string]any); item["base_compose_yaml"] != nil || item["playground_count"] == nil {
 		t.Fatalf("list item: %v", item)
 	}
+	if got := names(t, e.do("GET", "/api/playspecs?q=A+SHOP", nil)); !slices.Equal(got, []string{"shop"}) {
+		t.Fatalf("q searches the description: %v", got)
+	}
+	if got := names(t, e.do("GET", "/api/playspecs?created_after=2099-01-01", nil)); len(got) != 0 {
+		t.Fatalf("created_after: %v", got)
+	}
+	if r := e.do("GET", "/api/playspecs?sort=colour_asc", nil); r.status != http.StatusBadRequest || r.errCode(t) != "INVALID_SORT" {
+		t.Fatalf("unknown sort: %s", r.body)
+	}
 
 	up := e.do("PATCH", "/api/playspecs/shop", map[string]any{"playspec": map[string]any{"name": "shop-2", "description": "Changed"}})
 	expectStatus(t, up, http.StatusOK)

@@ -502,6 +502,15 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 		t.Fatalf("fibe_launch = %v", r)
 	}
 	ok("fibe_templates_delete", map[string]any{"template": "tour-tpl", "confirm": true})
+	compose := filepath.Join(t.TempDir(), "compose.yml")
+	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ps := ok("fibe_playspecs_create", map[string]any{"name": "tour-ps", "compose": compose, "persist_volumes": true}); ps["persist_volumes"] != true {
+		t.Fatalf("fibe_playspecs_create = %v", ps)
+	}
+	ok("fibe_playspecs_update", map[string]any{"playspec": "tour-ps", "description": "A tour"})
+	ok("fibe_playspecs_delete", map[string]any{"playspec": "tour-ps", "confirm": true})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

@@ -128,6 +128,9 @@ func verbToolOf(t *verbTool) *Tool {
 		}
 		for _, f := range r.Filters {
 			in.Properties[argName(f.Arg)] = &jsonschema.Schema{Type: "string", Description: f.Help}
+			if len(f.Values) > 0 {
+				in.Properties[argName(f.Arg)].Enum = anys(f.Values)
+			}
 			first = append(first, argName(f.Arg))
 		}
 	case resource.VerbGet:
@@ -345,6 +348,9 @@ func (in *verbIn) listOptions() error {
 		v, err := in.str(argName(f.Arg))
 		if err != nil {
 			return err
+		}
+		if err := resource.CheckFilter(f, v); err != nil {
+			return invalidArgument(argName(f.Arg), "%s", err.(*resource.InputError).Problem)
 		}
 		resource.ApplyFilter(&in.lo, f, v)
 	}

@@ -46,3 +46,56 @@ func TestPlayspecsService(t *testing.T) {
 		t.Fatalf("duplicate services: %+v", e)
 	}
 }
+
+func TestPlayspecMountsAndCredentials(t *testing.T) {
+	srv := server(t)
+	c := srv.Client()
+	ctx := ctxT(t)
+	before := srv.Stats()
+	for name, call := range map[string]func() error{
+		"filename": func() error {
+			_, _, err := c.Playspecs.AddMountedFile(ctx, "web", fibe.MountedFileUpload{MountPath: "/a"})
+			return err
+		},
+		"mount_path": func() error {
+			_, _, err := c.Playspecs.AddMountedFile(ctx, "web", fibe.MountedFileUpload{Filename: "a", MountPath: "a"})
+			return err
+		},
+		"secret": func() error {
+			_, _, err := c.Playspecs.AddRegistryCredential(ctx, "web", fibe.RegistryCredentialParams{RegistryType: "ghcr", RegistryURL: "ghcr.io", Username: "u"})
+			return err
+		},
+	} {
+		if e := asError(t, call()); e.Code != fibe.CodeInvalidArgument || e.Details["field"] != name {
+			t.Errorf("%s: %+v", name, e)
+		}
+	}
+	if after := srv.Stats(); after.Mutations != before.Mutations {
+		t.Fatal("bad input was sent")
+	}
+
+	ro := true
+	ps, _, err := c.Playspecs.AddMountedFile(ctx, "web", fibe.MountedFileUpload{Filename: "app.env", Content: []byte("A=1\n"), MountPath: "/app/.env", ReadOnly: &ro})
+	if err != nil || len(ps.MountedFiles) != 1 || ps.MountedFiles[0].ByteSize != 4 || !ps.MountedFiles[0].ReadOnly {
+		t.Fatalf("upload: %+v (%v)", ps, err)
+	}
+	name := ps.MountedFiles[0].Filename
+	if ps, _, err = c.Playspecs.UpdateMountedFile(ctx, "web", fibe.MountedFileChange{Filename: name, MountPath: "/srv/.env"}); err != nil || ps.MountedFiles[0].MountPath != "/srv/.env" {
+		t.Fatalf("update: %+v (%v)", ps, err)
+	}
+	if ps, _, err = c.Playspecs.RemoveMountedFile(ctx, "web", name); err != nil || len(ps.MountedFiles) != 0 {
+		t.Fatalf("remove: %+v (%v)", ps, err)
+	}
+
+	creds, _, err := c.Playspecs.AddRegistryCredential(ctx, "broken", fibe.RegistryCredentialParams{RegistryType: "custom", RegistryURL: "registry.fibe.test", Username: "u", Secret: "s"})
+	if err != nil || len(creds) != 1 || creds[0].ID == "" {
+		t.Fatalf("add credential: %+v (%v)", creds, err)
+	}
+	if creds, _, err = c.Playspecs.RemoveRegistryCredential(ctx, "broken", creds[0].ID); err != nil || len(creds) != 0 {
+		t.Fatalf("remove credential: %+v (%v)", creds, err)
+	}
+	_, _, err = c.Playspecs.RemoveRegistryCredential(ctx, "broken", "99")
+	if !fibe.IsNotFound(err) {
+		t.Fatalf("unknown credential: %v", err)
+	}
+}
