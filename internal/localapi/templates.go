@@ -360,10 +360,15 @@ func (s *Server) listTemplates(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	var category int64
+	// category_id takes a category's id or, as a courtesy, its slug; one
+	// that names no category matches no template.
+	category := int64(-1)
 	if v := q.Get("category_id"); v != "" {
-		if category, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return nil, invalid("category_id", "must be an integer")
+		category = 0
+		for _, c := range rc.st.TemplateCategories {
+			if strconv.FormatInt(c.ID, 10) == v || c.Slug == v {
+				category = c.ID
+			}
 		}
 	}
 	var only *importTemplate
@@ -379,7 +384,7 @@ func (s *Server) listTemplates(rc *reqCtx) (*reply, error) {
 	var kept []*importTemplate
 	for _, t := range rc.st.Templates {
 		if !t.visibleTo(rc.player) || (only != nil && t != only) || (system != nil && t.System != *system) ||
-			(category != 0 && t.CategoryID != category) || !lq.has("name", t.Name) || !lq.inTime(t.CreatedAt) {
+			(category >= 0 && t.CategoryID != category) || !lq.has("name", t.Name) || !lq.inTime(t.CreatedAt) {
 			continue
 		}
 		texts := []string{t.Name, t.Description}

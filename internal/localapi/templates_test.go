@@ -76,6 +76,12 @@ func TestTemplateCRUD(t *testing.T) {
 	if expectStatus(t, r, http.StatusOK); num(r.json(t)["meta"].(map[string]any)["total"]) != 1 {
 		t.Fatalf("name filter: %s", r.body)
 	}
+	for q, want := range map[string]int64{"category_id=uncategorized": 1, "category_id=" + strconv.FormatInt(num(cat["id"]), 10): 0, "category_id=nope": 0} {
+		r := e.do("GET", "/api/import_templates?system=false&"+q, nil)
+		if expectStatus(t, r, http.StatusOK); num(r.json(t)["meta"].(map[string]any)["total"]) != want {
+			t.Errorf("%s: %s", q, r.body)
+		}
+	}
 	expectStatus(t, e.do("GET", "/api/import_templates?sort=bogus_asc", nil), http.StatusBadRequest)
 	expectStatus(t, e.do("DELETE", templatePath(tpl, ""), nil), http.StatusNoContent)
 	expectStatus(t, e.do("GET", templatePath(tpl, ""), nil), http.StatusNotFound)

@@ -24,6 +24,10 @@ func templates() *Resource {
 				Help: "File holding the first version's body, a compose file (- for stdin)", On: []Verb{VerbCreate}},
 		},
 		SortKeys: []string{"updated_at", "name", "created_at"},
+		Filters: []Filter{
+			{Arg: "category", Query: "category_id", Help: "Only templates of this category (its id or slug)"},
+			{Arg: "system", Query: "system", Values: trueFalse, Help: "Only system templates (true) or only the others (false)"},
+		},
 		Columns: []Column{
 			{Header: "ID", Key: "id"},
 			{Header: "NAME", Key: "name"},
