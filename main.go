@@ -2,7 +2,7 @@
 package main
 
 //go:generate go run . completion --generate-dir completions
-//go:generate go run . man --dir man
+//go:generate go run ./cmd/man/mangen -dir man
 //go:generate go run . man --reference docs/commands.md
 
 import (

@@ -237,3 +237,25 @@ func TestStartupWithoutCLI(t *testing.T) {
 		}
 	}
 }
+
+// The init breakdown takes each package's median over the runs (0 where a
+// run lacks it), names the heaviest first, and sums by origin.
+func TestPerPackageMediansAndOrigins(t *testing.T) {
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+	runs := []map[string]time.Duration{
+		{"encoding/gob": ms(1), "github.com/itchyny/gojq": ms(3), "github.com/fibegg/fibe/cmd": ms(0.1)},
+		{"encoding/gob": ms(2), "github.com/itchyny/gojq": ms(1)},
+		{"encoding/gob": ms(9), "github.com/itchyny/gojq": ms(4), "github.com/fibegg/fibe/cmd": ms(0.3)},
+	}
+	var traces []initTrace
+	for _, r := range runs {
+		traces = append(traces, initTrace{PerPackage: r, PackageBytes: map[string]int64{}})
+	}
+	sec, groups := perPackage(traces)
+	if len(sec.Table.Rows) != 3 || sec.Table.Rows[0][0] != "`github.com/itchyny/gojq`" || sec.Table.Rows[1][0] != "`encoding/gob`" {
+		t.Fatalf("rows %v", sec.Table.Rows)
+	}
+	if groups[originLibrary] != ms(3) || groups[originStd] != ms(2) || groups[originFibe] != ms(0.1) {
+		t.Fatalf("groups %v", groups)
+	}
+}

@@ -67,6 +67,9 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 	}
 	r.param("CLI runs per command", fmt.Sprintf("%d, after one unmeasured warm-up run", env.CLIRuns))
 	r.param("CLI environment", "fresh HOME/XDG_CONFIG_HOME/XDG_STATE_HOME in a temp dir, FIBE_API_KEY set, NO_COLOR=1; RSS and CPU time from getrusage of the child (ru_maxrss, ru_utime + ru_stime)")
+	if rt := realTimePolicy(); rt != "" {
+		r.param("scheduling of the benchmark and every CLI run", rt+": real-time, ahead of the machine's other work, so a busy machine inflates the timings less")
+	}
 	if la := loadAverage(); la != "" {
 		r.param("load average (1, 5, 15 min) before the CLI timings", la)
 		defer func() {
@@ -117,7 +120,25 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 			r.check(fmt.Sprintf("`%s`: max RSS < %d MB", label, cmd.RSSTarget/1_000_000), maxRSS > 0 && maxRSS < cmd.RSSTarget, "%s", fmtMB(maxRSS))
 		}
 	}
-	inits = append(inits, initSection(ctx, r, bin, environ, env.CLIRuns))
+	inits = append(inits, initSection(ctx, r, bin, environ, env.CLIRuns)...)
+	if env.Baseline != "" {
+		base, err := baselineCLI(ctx, env)
+		if err == nil {
+			what := "revision " + env.Baseline + " of the module, built with go build"
+			if base == env.Baseline {
+				what = "a prebuilt binary (-baseline)"
+			}
+			r.param("baseline, paired run for run with this build", what)
+			var paired section
+			paired, err = pairedSection(ctx, base, bin, environ, env.CLIRuns)
+			if err == nil {
+				inits = append(inits, paired)
+			}
+		}
+		if err != nil {
+			inits = append(inits, section{Heading: "Paired with the baseline", After: []string{"Not measured: " + firstLine(err.Error())}})
+		}
+	}
 	return nil
 }
 

@@ -102,3 +102,28 @@ func loadAverage() string {
 	}
 	return strings.Join(f[:3], ", ")
 }
+
+// realTimePolicy describes this process's real-time scheduling (Linux's
+// /proc/self/stat: rt_priority and policy, fields 40 and 41), as `chrt -f
+// 10 go run ./bench ...` sets it for every child, or "" under the normal
+// policy or where it cannot be read.
+func realTimePolicy() string {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return ""
+	}
+	// The command name, field 2, is in parentheses and may hold spaces.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 39 {
+		return ""
+	}
+	prio, policy := f[37], f[38] // fields 40 and 41, counted from 3
+	switch policy {
+	case "1":
+		return "SCHED_FIFO, priority " + prio
+	case "2":
+		return "SCHED_RR, priority " + prio
+	}
+	return ""
+}

@@ -48,6 +48,9 @@ type runEnv struct {
 	ModuleDir string
 	// CLI, when set, is a prebuilt binary to time instead of building one.
 	CLI string
+	// Baseline, when set, is a binary or a git revision timed beside the
+	// CLI, run for run (paired.go).
+	Baseline string
 	// CLIRuns is how many times each CLI command is run; CLIRunsSet says
 	// -cli-runs chose it.
 	CLIRuns    int
@@ -105,6 +108,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory for <scenario>.md results (default bench/results for a full run, none for -short)")
 	cliBin := fs.String("cli", "", "prebuilt fibe binary to time in the overhead scenario (default: build one)")
 	noCLI := fs.Bool("no-cli", false, "skip timing the CLI in the overhead scenario")
+	baseline := fs.String("baseline", "", "startup and overhead: also time this fibe binary, or this git revision of the module (built), paired with this build, run for run")
 	cliRuns := fs.Int("cli-runs", 0, "times each CLI command is run (default 20 in overhead, 50 in startup, 3 with -short)")
 	soakOps := fs.Int("soak-ops", 0, "soak: number of operations (default 10000, or 200 with -short), in waves of 500")
 	soakProcs := fs.Bool("soak-procs", false, "soak: run each operation as a real fibe process (built, or -cli) instead of in process")
@@ -139,7 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(tmp)
 	raiseFileLimit()
 
-	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, CLIRuns: 20,
+	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, Baseline: *baseline, CLIRuns: 20,
 		SoakOps: *soakOps, SoakProcs: *soakProcs, MemProfile: *memProfile}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "soak-seed" {
@@ -161,6 +165,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case f.Name == "out":
 		case f.Name == "soak-memprofile": // a path of the machine that ran it
 			given = append(given, "-soak-memprofile=FILE")
+		case (f.Name == "cli" || f.Name == "baseline") && strings.ContainsRune(f.Value.String(), os.PathSeparator):
+			given = append(given, "-"+f.Name+"=BIN") // a path of the machine that ran it
 		case isBool && b.IsBoolFlag() && f.Value.String() == "true":
 			given = append(given, "-"+f.Name)
 		default:

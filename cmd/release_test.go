@@ -70,7 +70,7 @@ func TestReleaseConfig(t *testing.T) {
 	if rc.Version != 2 {
 		t.Errorf("version %d, want 2", rc.Version)
 	}
-	for _, hook := range []string{"go run . completion --generate-dir completions", "go run . man --dir man"} {
+	for _, hook := range []string{"go run . completion --generate-dir completions", "go run ./cmd/man/mangen -dir man"} {
 		if !slices.Contains(rc.Before.Hooks, hook) {
 			t.Errorf("before.hooks lacks %q", hook)
 		}

@@ -31,7 +31,7 @@ func TestCLIAPI(t *testing.T) {
 
 	var names []string
 	w.jsonOf(&names, "api", "playgrounds", "--paginate", "-F", "per_page=1", "--jq", "[.[].name]")
-	if strings.Join(names, ",") != "api-1,api-2" {
+	if strings.Join(names, ",") != "api-2,api-1" { // newest first
 		t.Fatalf("paginated names %v", names)
 	}
 	r := w.ok("api", "/api/playgrounds/api-1", "--jq", ".name")

@@ -250,7 +250,10 @@ func TestLocalServeAnswersAsThePlatform(t *testing.T) {
 	if got := names("/api/playgrounds?sort=name_desc&per_page=2&page=2"); !slices.Equal(got, []string{"one"}) {
 		t.Errorf("sorted page 2: %v", got)
 	}
-	for _, q := range []string{"created_after=soon", "sort=size", "status=asleep", "marquee_id=nowhere"} {
+	if code, body := call(t, base, key, "GET", "/api/playgrounds?sort=size", ""); code != 400 || body["error"].(map[string]any)["code"] != "INVALID_SORT" {
+		t.Errorf("GET ?sort=size: %d %v", code, body)
+	}
+	for _, q := range []string{"created_after=soon", "status=asleep", "marquee_id=nowhere"} {
 		code, body := call(t, base, key, "GET", "/api/playgrounds?"+q, "")
 		param, _, _ := strings.Cut(q, "=")
 		if errObj, _ := body["error"].(map[string]any); code != 422 || errObj["code"] != "VALIDATION_FAILED" || !strings.Contains(fmt.Sprint(errObj["details"]), param) {

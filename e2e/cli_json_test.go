@@ -78,7 +78,7 @@ func TestJQ(t *testing.T) {
 	w.ok("pg", "create", "--name", "beta", "--playspec", "web")
 
 	r := w.ok("pg", "list", "--jq", ".[].name")
-	if got := strings.Fields(r.stdout); strings.Join(got, ",") != "alpha,beta" {
+	if got := strings.Fields(r.stdout); strings.Join(got, ",") != "beta,alpha" { // newest first
 		t.Errorf("--jq .[].name printed %q", r.stdout)
 	}
 	r = w.ok("pg", "list", "--jq", "map(select(.name==\"beta\")) | length")

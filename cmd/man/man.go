@@ -1,25 +1,31 @@
-// Package man implements `fibe man`: the manual pages of every command,
-// written by Cobra's own generator (github.com/spf13/cobra/doc) into a
-// directory, man/ in the repository. The release archives and the .deb and
-// .rpm packages carry that directory (see .goreleaser.yaml); a test keeps
-// it in step with the command tree, as it does completions/.
+// Package man implements `fibe man`: it writes the manual pages of every
+// command into a directory. The pages are written at build time by Cobra's
+// own generator (github.com/spf13/cobra/doc, run by cmd/man/mangen through
+// go generate) into man/ in the repository, and embedded in the binary
+// from there (package man at the root): the generator, and the Markdown
+// library it links, would otherwise be initialised by every start of every
+// command. The release archives and the .deb and .rpm packages carry that
+// directory (see .goreleaser.yaml); a test keeps it in step with the
+// command tree, as it does completions/.
 package man
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
+	manpages "github.com/fibegg/fibe/man"
 )
 
 // Options are the inputs of `fibe man`.
 type Options struct {
 	IO *iostreams.IOStreams
-	// Root is the command tree the pages describe.
+	// Root is the command tree the reference describes.
 	Root *cobra.Command
 	// Dir receives one page per command (fibe.1, fibe-playgrounds-list.1, ...).
 	Dir string
@@ -66,7 +72,7 @@ func run(opts *Options) error {
 	if opts.Dir == "" {
 		return output.FlagErrorf("--dir must not be empty")
 	}
-	n, err := Generate(opts.Root, opts.Dir)
+	n, err := writePages(manpages.Pages, opts.Dir)
 	if err != nil {
 		return err
 	}
@@ -74,31 +80,24 @@ func run(opts *Options) error {
 	return nil
 }
 
-// Header is the header of every page. It carries no version, so the pages
-// change only when the commands do; the date is the generator's (the
-// SOURCE_DATE_EPOCH of a reproducible build, or today).
-func Header() *doc.GenManHeader {
-	return &doc.GenManHeader{Title: "FIBE", Section: "1", Source: "fibe", Manual: "Fibe Manual"}
-}
-
-// Generate writes the page of every available command of root into dir and
-// returns how many it wrote.
-func Generate(root *cobra.Command, dir string) (int, error) {
+// writePages copies every page of pages (the embedded man/*.1) into dir
+// and returns how many it wrote.
+func writePages(pages fs.FS, dir string) (int, error) {
+	names, err := fs.Glob(pages, "*.1")
+	if err != nil {
+		return 0, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	n := 0
-	var mark func(c *cobra.Command)
-	mark = func(c *cobra.Command) {
-		// No "Auto generated" footer with a date of its own.
-		c.DisableAutoGenTag = true
-		n++
-		for _, s := range c.Commands() {
-			if s.IsAvailableCommand() && !s.IsAdditionalHelpTopicCommand() {
-				mark(s)
-			}
+	for _, name := range names {
+		page, err := fs.ReadFile(pages, name)
+		if err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), page, 0o644); err != nil {
+			return 0, err
 		}
 	}
-	mark(root)
-	return n, doc.GenManTree(root, Header(), dir)
+	return len(names), nil
 }

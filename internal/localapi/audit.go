@@ -24,7 +24,7 @@ type AuditPlayground struct {
 func (s *Server) Audit() ([]AuditOperation, []AuditPlayground) {
 	var ops []AuditOperation
 	var pgs []AuditPlayground
-	_ = s.store.update(s.now(), func(st *state) bool {
+	_ = s.store.update(s.now(), func(st *state) change {
 		st.settle(s.now())
 		for _, op := range st.Ops {
 			ops = append(ops, AuditOperation{ID: op.ID, Kind: op.Kind, PlaygroundID: op.PlaygroundID, CreatedAt: op.CreatedAt})
@@ -32,7 +32,7 @@ func (s *Server) Audit() ([]AuditOperation, []AuditPlayground) {
 		for _, pg := range st.Playgrounds {
 			pgs = append(pgs, AuditPlayground{ID: pg.ID, Name: pg.Name, Status: pg.Status})
 		}
-		return false
+		return unchanged
 	})
 	return ops, pgs
 }

@@ -16,10 +16,10 @@ func (s *Server) mountCable() cableMount {
 		ValidKey: s.validKey,
 		ValidToken: func(token string) bool {
 			ok := false
-			_ = s.store.update(s.now(), func(st *state) bool {
+			_ = s.store.update(s.now(), func(st *state) change {
 				exp, found := st.CableTokens[tokenHash(token)]
 				ok = found && s.now().Before(exp)
-				return false
+				return unchanged
 			})
 			return ok
 		},
@@ -29,26 +29,26 @@ func (s *Server) mountCable() cableMount {
 				services []string
 				ok       bool
 			)
-			_ = s.store.update(s.now(), func(st *state) bool {
+			_ = s.store.update(s.now(), func(st *state) change {
 				pg := st.findPlayground(ref)
 				if pg == nil {
-					return false
+					return unchanged
 				}
 				id, ok = pg.ID, true
 				if ps := st.playspecByID(pg.PlayspecID); ps != nil {
 					services = ps.serviceNames()
 				}
-				return false
+				return unchanged
 			})
 			return id, services, ok
 		},
 		Status: func(ref string) string {
 			status := ""
-			_ = s.store.update(s.now(), func(st *state) bool {
+			_ = s.store.update(s.now(), func(st *state) change {
 				if pg := st.findPlayground(ref); pg != nil {
 					status = pg.Status
 				}
-				return false
+				return unchanged
 			})
 			return status
 		},

@@ -65,7 +65,7 @@ func readCompose(src string) composeCheck {
 		c.fail("services: is required")
 		return c
 	}
-	root := doc.Content[0]
+	root := deref(doc.Content[0])
 	if root.Kind != yaml.MappingNode {
 		c.fail("the compose must be a mapping with a services key")
 		return c
@@ -83,7 +83,7 @@ func readCompose(src string) composeCheck {
 		return c
 	}
 	for i := 0; i+1 < len(services.Content); i += 2 {
-		name, body := services.Content[i].Value, services.Content[i+1]
+		name, body := services.Content[i].Value, deref(services.Content[i+1])
 		if body.Kind != yaml.MappingNode {
 			c.fail("services.%s: must be a mapping", name)
 			continue
@@ -160,14 +160,42 @@ func (c *composeCheck) readLabels(svc *composeService, labels *yaml.Node) {
 	}
 }
 
-// mappingValue is the value of key in the mapping m, or nil.
+// mappingValue is the value of key in the mapping m (aliases followed,
+// merge keys "<<" looked into), or nil.
 func mappingValue(m *yaml.Node, key string) *yaml.Node {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return m.Content[i+1]
+			return deref(m.Content[i+1])
+		}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value != "<<" {
+			continue
+		}
+		merged := deref(m.Content[i+1])
+		sources := []*yaml.Node{merged}
+		if merged != nil && merged.Kind == yaml.SequenceNode {
+			sources = merged.Content
+		}
+		for _, src := range sources {
+			if v := mappingValue(src, key); v != nil {
+				return v
+			}
 		}
 	}
 	return nil
+}
+
+// deref follows an alias (*anchor) to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 16; i++ {
+		n = n.Alias
+	}
+	return n
 }
 
 // imageTagged reports whether an image reference names a tag or a digest.

@@ -22,6 +22,8 @@ func TestReadCompose(t *testing.T) {
 			services: []string{"web"}, warns: []string{`image "nginx" has no tag`}},
 		{name: "registry port is not a tag", src: "services:\n  web:\n    image: registry.test:5000/web\n    labels: {fibe.gg/port: 80}\n",
 			services: []string{"web"}, warns: []string{"has no tag"}},
+		{name: "anchors and merge keys", src: "x-base: &base\n  image: nginx:1.27\n  labels:\n    fibe.gg/port: \"80\"\nservices:\n  web: *base\n  api:\n    <<: *base\n    command: serve\n",
+			services: []string{"web", "api"}},
 		{name: "not yaml", src: "this: is: not: valid: yaml: :::", errs: []string{"Invalid YAML: line 1, column 9: mapping values are not allowed"}},
 		{name: "empty", src: "", errs: []string{"services: is required"}},
 		{name: "scalar", src: "just text", errs: []string{"must be a mapping with a services key"}},
@@ -61,6 +63,10 @@ func TestReadCompose(t *testing.T) {
 				match("warnings", c.Warnings, tc.warns)
 			}
 		})
+	}
+	merged := readCompose("x-base: &base\n  image: nginx:1.27\n  labels:\n    fibe.gg/port: \"80\"\nservices:\n  web: *base\n  api:\n    <<: *base\n")
+	if len(merged.Services) != 2 || !merged.Services[1].public() || merged.Services[1].Image != "nginx:1.27" {
+		t.Fatalf("merge keys: %+v", merged.Services)
 	}
 	c := readCompose("services:\n  worker:\n    image: alpine:3\n    labels:\n      fibe.gg/job_watch: \"true\"\n  web:\n    image: a:1\n    labels: [\"fibe.gg/port=8080\"]\n")
 	if !c.Services[0].jobWatch() || c.Services[0].public() || !c.Services[1].public() || c.Services[1].Labels[labelPort] != "8080" {

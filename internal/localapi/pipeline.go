@@ -93,9 +93,12 @@ func (s *Server) handle(c *call) *outcome {
 			return &outcome{err: err}
 		}
 	}
-	err := s.store.update(s.now(), func(st *state) bool {
+	err := s.store.update(s.now(), func(st *state) change {
 		x.serve(st)
-		return true
+		if c.method == http.MethodGet || c.method == http.MethodHead {
+			return changedCheap // a read: its counters, and what it settled
+		}
+		return changedDurable
 	})
 	s.syncCable()
 	if err != nil {

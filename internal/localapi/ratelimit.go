@@ -105,9 +105,9 @@ func bucketOf(key string) string {
 // validKey reports whether token is a live key of some player.
 func (s *Server) validKey(token string) bool {
 	ok := false
-	_ = s.store.update(s.now(), func(st *state) bool {
+	_ = s.store.update(s.now(), func(st *state) change {
 		ok = st.keyOf(token, s.now()) != nil
-		return false
+		return unchanged
 	})
 	return ok
 }

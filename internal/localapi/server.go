@@ -108,7 +108,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	// Touch the state once so a bad path fails here, not on the first
 	// request; the players and their keys are seeded now.
-	if err := s.store.update(s.now(), func(st *state) bool { return s.seedPlayers(st, s.now()) }); err != nil {
+	if err := s.store.update(s.now(), func(st *state) change {
+		if s.seedPlayers(st, s.now()) {
+			return changedDurable
+		}
+		return unchanged
+	}); err != nil {
 		return nil, err
 	}
 	s.cable = s.mountCable()
@@ -131,9 +136,9 @@ func (s *Server) Close() {
 // Stats returns the counters served at GET /_local/stats.
 func (s *Server) Stats() Stats {
 	var out Stats
-	_ = s.store.update(s.now(), func(st *state) bool {
+	_ = s.store.update(s.now(), func(st *state) change {
 		out = st.Stats.clone()
-		return false
+		return unchanged
 	})
 	return out
 }
@@ -149,9 +154,9 @@ func (s *Server) SetChaos(spec string) error {
 	s.setPlan(plan)
 	s.syncCable()
 	// Persist it so other processes sharing the state file adopt it too.
-	return s.store.update(now, func(st *state) bool {
+	return s.store.update(now, func(st *state) change {
 		st.Chaos = &chaosSetting{Spec: plan.source, Since: now}
-		return true
+		return changedDurable
 	})
 }
 

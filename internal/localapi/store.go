@@ -13,11 +13,29 @@ import (
 	"github.com/fibegg/fibe/internal/statefile"
 )
 
-// store gives one request at a time exclusive access to the state. fn returns
-// whether it changed anything worth saving.
+// store gives one request at a time exclusive access to the state. fn
+// returns what it changed, which says whether and how the state is saved.
 type store interface {
-	update(now time.Time, fn func(st *state) (dirty bool)) error
+	update(now time.Time, fn func(st *state) change) error
 }
+
+// change is what a function given the state did to it.
+type change int
+
+const (
+	// unchanged: nothing to save.
+	unchanged change = iota
+	// changedCheap: counters and statuses a read settles from the clock
+	// (rate windows, stats, a rollout that finished in the meantime). The
+	// file is replaced but not flushed to disk: other processes see the
+	// change at once, and only a crash of the machine could lose it, which
+	// the next request settles again. A read stays a read, without the
+	// cost of a flush.
+	changedCheap
+	// changedDurable: a mutation (a create, an action, an idempotency
+	// record), flushed to disk before the answer.
+	changedDurable
+)
 
 // memStore keeps the state in memory, for a long-running server.
 type memStore struct {
@@ -27,7 +45,7 @@ type memStore struct {
 
 func newMemStore() *memStore { return &memStore{} }
 
-func (m *memStore) update(now time.Time, fn func(*state) bool) error {
+func (m *memStore) update(now time.Time, fn func(*state) change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.st == nil {
@@ -51,7 +69,7 @@ func newFileStore(path string, logf func(string, ...any)) *fileStore {
 	return &fileStore{path: path, logf: logf}
 }
 
-func (f *fileStore) update(now time.Time, fn func(*state) bool) error {
+func (f *fileStore) update(now time.Time, fn func(*state) change) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
@@ -67,10 +85,14 @@ func (f *fileStore) update(now time.Time, fn func(*state) bool) error {
 	if err != nil {
 		return err
 	}
-	if !fn(st) && !fresh {
+	c := fn(st)
+	if fresh {
+		c = changedDurable
+	}
+	if c == unchanged {
 		return nil
 	}
-	return f.save(st)
+	return f.save(st, c == changedDurable)
 }
 
 // load reads the state; a missing file is seeded, and a corrupt one is set
@@ -93,12 +115,12 @@ func (f *fileStore) load(now time.Time) (*state, bool, error) {
 	return st, false, nil
 }
 
-func (f *fileStore) save(st *state) error {
+func (f *fileStore) save(st *state, durable bool) error {
 	data, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("localapi: encode state: %w", err)
 	}
-	if err := statefile.WriteAtomic(f.path, data, 0o600, true); err != nil {
+	if err := statefile.WriteAtomic(f.path, data, 0o600, durable); err != nil {
 		return fmt.Errorf("localapi: write state: %w", err)
 	}
 	return nil

@@ -229,6 +229,9 @@ func (c *call) notify(what string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.ctx.Err() != nil {
+		return // the call was cancelled: nothing more is sent for it
+	}
 	c.progress++
 	c.lastNote = time.Now()
 	msg := what

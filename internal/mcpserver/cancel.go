@@ -12,7 +12,9 @@ import (
 // NoAnswerAfterCancel wraps a transport so that a request the client
 // cancelled (notifications/cancelled) gets no response: the protocol says
 // the server sends none, and the SDK writes one for every call. The work
-// itself stops through the call's context, as before.
+// itself stops through the call's context, as before. Over streamable HTTP
+// the SDK's handler owns its transports, so the same rule is kept there by
+// endStreamOnCancel instead (docs/mcp-tools.md, "Cancellation").
 func NoAnswerAfterCancel(t mcp.Transport) mcp.Transport { return cancelFilter{t} }
 
 type cancelFilter struct{ mcp.Transport }
@@ -66,4 +68,26 @@ func (c *cancelConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 	}
 	return c.Connection.Write(ctx, msg)
+}
+
+// endStreamOnCancel is the streamable HTTP side of NoAnswerAfterCancel, a
+// receiving middleware. The SDK writes a call's response on the event
+// stream of the POST that carried the call, even after the client sent
+// notifications/cancelled for it. When a call returns after the client
+// cancelled it (its context's cause is a plain context.Canceled: the SDK's
+// reaction to notifications/cancelled; a closing session has a cause of
+// its own), the stream is ended first, without the response. The SDK then
+// has nowhere to deliver the response (no event store is configured, so
+// nothing is kept for a resumption either) and drops it. Over stdio the
+// request carries no CloseSSEStream and nothing changes here.
+func endStreamOnCancel(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if ctx.Err() != nil && context.Cause(ctx) == context.Canceled {
+			if extra := req.GetExtra(); extra != nil && extra.CloseSSEStream != nil {
+				extra.CloseSSEStream(mcp.CloseSSEStreamArgs{})
+			}
+		}
+		return res, err
+	}
 }

@@ -89,6 +89,12 @@ answer that comes later, so a call that waits answers before that:
   same tool again with the same arguments resumes the same operation; it never starts a second one.
 - **Heartbeat.** A call that carries a ` + "`progressToken`" + ` gets a progress notification at least every 10 s,
   even when nothing changed.
+- **Cancellation.** ` + "`notifications/cancelled`" + ` for a call stops its work (polls, retries and waits end within a
+  second) and the call gets no response, as the protocol says: over stdio nothing is written for it; over
+  streamable HTTP (` + "`--http`" + `) the event stream of the POST that carried the call ends without it (no event
+  store is kept, so no resumption replays it either). A cancel that arrives after the answer went out changes
+  nothing. A JSON-RPC batch (protocol revision 2025-03-26) shares one stream: cancelling one of its calls ends
+  that stream for the others too.
 - **Confirmation.** A destructive tool (` + "`_delete`" + `, ` + "`_stop`" + `), and a ` + "`fibe_api`" + ` request that may change something
   (any method but GET, except the POSTs that only read or test: a status refresh, a logs snapshot, a
   connection test), called without ` + "`\"confirm\": true`" + ` asks the user with a form (` + "`elicitation/create`" + `, one boolean

@@ -39,6 +39,9 @@ func HTTPHandler(s *mcp.Server, o HTTPOptions) http.Handler {
 		DisableLocalhostProtection: true,
 		// A client that hangs up stops its call (newer protocol revisions).
 		PropagateRequestCancellation: true,
+		// No EventStore: a call the client cancelled has its stream ended
+		// without its response (endStreamOnCancel), and with no store
+		// the SDK keeps nothing a resumed stream could replay it from.
 	})
 	want := []byte(o.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -97,6 +97,7 @@ func New(cfg Config) *mcp.Server {
 			return next(ctx, method, req)
 		}
 	})
+	s.AddReceivingMiddleware(endStreamOnCancel)
 	return s
 }
 

@@ -511,6 +511,15 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	}
 	ok("fibe_playspecs_update", map[string]any{"playspec": "tour-ps", "description": "A tour"})
 	ok("fibe_playspecs_delete", map[string]any{"playspec": "tour-ps", "confirm": true})
+	if svc := ok("fibe_playspecs_services", map[string]any{"playspec": "web"}); len(svc["items"].([]any)) != 3 {
+		t.Fatalf("fibe_playspecs_services = %v", svc)
+	}
+	if v := ok("fibe_compose_validate", map[string]any{"compose_yaml": "services:\n  web:\n    image: nginx:1.27\n", "job_mode": true}); v["valid"] != false || len(v["errors"].([]any)) != 1 {
+		t.Fatalf("fibe_compose_validate = %v", v)
+	}
+	if e := w.fail("fibe_compose_validate", map[string]any{"compose_yaml": "services: [\n"}); e["code"] != "INVALID_ARGUMENT" || !strings.Contains(fmt.Sprint(e["message"]), "line 2, column 1") {
+		t.Fatalf("fibe_compose_validate with bad YAML = %v", e)
+	}
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

@@ -63,6 +63,7 @@ func buildTools() []*Tool {
 			out = append(out, resourceTools(r)...)
 		}
 	}
+	out = append(out, psServices(), composeValidate())
 	out = append(out, tplVersions(), tplVersionCreate(), tplPublish(), tplLaunch(), launchTool())
 	return append(out, opsGet(), opsWait(), breakerStatus(), breakerReset(), whoami(), api())
 }
