@@ -125,16 +125,29 @@ func TestYAMLMatchesJSON(t *testing.T) {
 	// Templates: one to read and change, one to delete, a version to delete.
 	ctx("templates", "create", "--name", "yaml-tpl", "--body", compose)
 	ctx("templates", "create", "--name", "yaml-tpl-del", "--body", compose)
-	out, _ = runFibe(t, "", "templates", "versions", "create", "yaml-tpl", "--body", compose, "--json")
+	tplOut, _ := runFibe(t, "", "templates", "versions", "create", "yaml-tpl", "--body", compose, "--json")
 	var ver struct {
 		ID int64 `json:"id"`
 	}
-	if err := json.Unmarshal([]byte(out), &ver); err != nil || ver.ID == 0 {
-		t.Fatalf("version %q: %v", out, err)
+	if err := json.Unmarshal([]byte(tplOut), &ver); err != nil || ver.ID == 0 {
+		t.Fatalf("version %q: %v", tplOut, err)
+	}
+	for _, k := range []string{"YAML_SET", "YAML_GET", "YAML_DEL"} {
+		ctx("secrets", "set", k, "--value", "yaml-value")
+	}
+	out, _ = runFibe(t, "", "api-keys", "create", "--label", "yaml-del", "--scope", "secrets:read", "--json")
+	var apiKey struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(out), &apiKey); err != nil || apiKey.ID == 0 {
+		t.Fatalf("api key %q: %v", out, err)
 	}
 
 	cases := map[string]yamlCase{
 		"api":                       {args: []string{"api", "/api/playspecs"}},
+		"api-keys create":           {args: append([]string{"api-keys", "create", "--label", "yaml", "--scope", "secrets:read"}, key("key-create")...)},
+		"api-keys delete":           {args: append([]string{"api-keys", "delete", strconv.FormatInt(apiKey.ID, 10), "--yes"}, key("key-delete")...)},
+		"api-keys list":             {args: []string{"api-keys", "list", "--label", "yaml-del"}},
 		"auth login":                {args: []string{"auth", "login", "--with-token"}, stdin: localapi.DefaultAPIKey + "\n"},
 		"auth logout":               {args: []string{"auth", "logout"}, before: [][]string{{"auth", "login", "--with-token"}}},
 		"auth status":               {args: []string{"auth", "status"}},
@@ -147,6 +160,13 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"marquees create":           {args: append([]string{"mq", "create", "--name", "yaml-mq", "--host", "h.example", "--user", "u"}, key("mq-create")...)},
 		"marquees delete":           {args: append([]string{"mq", "delete", "yaml-mq-del", "--yes"}, key("mq-delete")...)},
 		"marquees get":              {args: []string{"mq", "get", "local"}},
+		"playspecs create":          {args: append([]string{"ps", "create", "--name", "yaml-ps", "--compose", compose}, key("ps-create")...)},
+		"playspecs delete":          {args: append([]string{"ps", "delete", "yaml-ps-del", "--yes"}, key("ps-delete")...)},
+		"playspecs get":             {args: []string{"ps", "get", "web"}},
+		"playspecs list":            {args: []string{"ps", "list"}},
+		"playspecs services":        {args: []string{"ps", "services", "web"}},
+		"playspecs update":          {args: append([]string{"ps", "update", "web", "--description", "The web app"}, key("ps-update")...)},
+		"playspecs validate":        {args: []string{"ps", "validate", "--compose", compose}},
 		"marquees list":             {args: []string{"mq", "list"}},
 		"marquees ssh-key":          {args: []string{"mq", "ssh-key", "local"}, shape: true},
 		"marquees test-connection":  {args: []string{"mq", "test-connection", "local"}},
@@ -170,6 +190,11 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"playgrounds stop":          {args: append([]string{"pg", "stop", "yaml-sp", "--no-wait"}, key("pg-stop")...)},
 		"playgrounds update":        {args: append([]string{"pg", "update", "yaml-pg", "--env", "A=1"}, key("pg-update")...)},
 		"playgrounds wait":          {args: []string{"pg", "wait", "yaml-pg"}},
+		"secrets delete":            {args: append([]string{"secrets", "delete", "YAML_DEL", "--yes"}, key("secret-delete")...)},
+		"secrets get":               {args: []string{"secrets", "get", "YAML_GET", "--reveal"}},
+		"secrets list":              {args: []string{"secrets", "list", "--key", "YAML_"}},
+		"secrets set":               {args: append([]string{"secrets", "set", "YAML_SET"}, key("secret-set")...), stdin: "changed\n"},
+		"status":                    {args: []string{"status"}, shape: true},
 		"version":                   {args: []string{"version"}},
 		"launch":                    {args: append([]string{"launch", "--compose", compose, "--name", "yaml-launch", "--marquee", "local", "--no-wait"}, key("launch")...)},
 		"templates categories":      {args: []string{"templates", "categories"}},
@@ -185,13 +210,6 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"templates versions create": {args: append([]string{"templates", "versions", "create", "yaml-tpl", "--body", compose}, key("tpl-version")...)},
 		"templates versions delete": {args: append([]string{"templates", "versions", "delete", "yaml-tpl", strconv.FormatInt(ver.ID, 10), "--yes"}, key("tpl-version-delete")...)},
 		"templates versions list":   {args: []string{"templates", "versions", "list", "yaml-tpl"}},
-		"playspecs create":          {args: append([]string{"ps", "create", "--name", "yaml-ps", "--compose", compose}, key("ps-create")...)},
-		"playspecs delete":          {args: append([]string{"ps", "delete", "yaml-ps-del", "--yes"}, key("ps-delete")...)},
-		"playspecs get":             {args: []string{"ps", "get", "web"}},
-		"playspecs list":            {args: []string{"ps", "list"}},
-		"playspecs services":        {args: []string{"ps", "services", "web"}},
-		"playspecs update":          {args: append([]string{"ps", "update", "web", "--description", "The web app"}, key("ps-update")...)},
-		"playspecs validate":        {args: []string{"ps", "validate", "--compose", compose}},
 	}
 
 	root := NewCmdRoot(factory.New(iostreams.System(), nil))

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/api"
+	"github.com/fibegg/fibe/cmd/apikeys"
 	"github.com/fibegg/fibe/cmd/auth"
 	"github.com/fibegg/fibe/cmd/breaker"
 	"github.com/fibegg/fibe/cmd/cmdutil"
@@ -28,6 +29,8 @@ import (
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
 	"github.com/fibegg/fibe/cmd/playspecs"
+	"github.com/fibegg/fibe/cmd/secrets"
+	"github.com/fibegg/fibe/cmd/status"
 	"github.com/fibegg/fibe/cmd/templates"
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
@@ -114,6 +117,9 @@ Try it without an account against the embedded local API:
 		configcmd.NewCmdConfig(f),
 		breaker.NewCmdBreaker(f),
 		doctor.NewCmdDoctor(f, nil),
+		secrets.NewCmdSecrets(f),
+		apikeys.NewCmdAPIKeys(f),
+		status.NewCmdStatus(f, nil),
 	)
 	addToGroup(root, groupMore,
 		api.NewCmdAPI(f, nil),

@@ -156,6 +156,24 @@ func TestLoginPromptHidesKey(t *testing.T) {
 	mustContain(t, "login output", out, "Logged in to")
 }
 
+// On a terminal, secrets set asks for the value without echo.
+func TestSecretPromptHidesValue(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, localapi.Config{})
+	const value = "tty-s3cret-value-93"
+	out, code := w.runTTY(nil, "Value for DB_PASS:", func(tty io.Writer, ttyPath string) {
+		waitEchoOff(t, ttyPath)
+		_, _ = io.WriteString(tty, value+"\r")
+	}, "secrets", "set", "DB_PASS")
+	if code != 0 || strings.Contains(out, value) {
+		t.Fatalf("secrets set on a terminal: exit %d, the value echoed: %v\n%q", code, strings.Contains(out, value), out)
+	}
+	mustContain(t, "set output", out, "Created secret DB_PASS")
+	if got := w.ok("secrets", "get", "DB_PASS", "--reveal", "--jq", ".value").stdout; got != value+"\n" {
+		t.Fatalf("the value typed: %q", got)
+	}
+}
+
 // Ctrl-C at a prompt ends fibe with 130 and leaves the terminal echoing,
 // the hidden prompt of auth login and the confirmation of a deletion alike.
 func TestPromptInterrupted(t *testing.T) {

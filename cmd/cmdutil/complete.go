@@ -103,3 +103,15 @@ func completeNames(f *Factory, list func(context.Context, *client.Client) ([]str
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
 }
+
+// CompleteSecretKeys completes the first argument with secret keys.
+func CompleteSecretKeys(f *Factory) CompletionFunc {
+	return completeNames(f, func(ctx context.Context, c *client.Client) ([]string, error) {
+		items, _, err := c.Secrets.List(ctx, client.ListOptions{PerPage: 100})
+		keys := make([]string, 0, len(items))
+		for _, s := range items {
+			keys = append(keys, s.Key+"\t"+s.Description)
+		}
+		return keys, err
+	})
+}

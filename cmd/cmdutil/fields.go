@@ -14,7 +14,7 @@ import (
 type BodyFlags struct {
 	File string
 	// Values holds, by flag name, the flags given: a string, an int or a
-	// []string (an Env field's KEY=VALUE pairs).
+	// []string (an Env field's KEY=VALUE pairs, a Strings field's items).
 	Values resource.Values
 }
 
@@ -33,7 +33,7 @@ func addFieldFlags(f *Factory, cmd *cobra.Command, fields []resource.Field, b *B
 			fl.IntVar(&ints[i], field.Arg, 0, field.Help)
 		case resource.Bool:
 			fl.BoolVar(&bools[i], field.Arg, false, field.Help)
-		case resource.Env:
+		case resource.Env, resource.Strings:
 			fl.StringArrayVar(&arrays[i], field.Arg, nil, field.Help)
 		default:
 			fl.StringVar(&strs[i], field.Arg, "", field.Help)
@@ -56,7 +56,7 @@ func addFieldFlags(f *Factory, cmd *cobra.Command, fields []resource.Field, b *B
 				b.Values[field.Arg] = ints[i]
 			case resource.Bool:
 				b.Values[field.Arg] = bools[i]
-			case resource.Env:
+			case resource.Env, resource.Strings:
 				b.Values[field.Arg] = arrays[i]
 			default:
 				b.Values[field.Arg] = strs[i]

@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fibegg/fibe/internal/iostreams"
@@ -157,6 +158,12 @@ func text(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case bool:
 		return strconv.FormatBool(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = text(e)
+		}
+		return strings.Join(parts, ", ")
 	}
 	data, _ := json.Marshal(v)
 	return string(data)

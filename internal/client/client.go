@@ -24,6 +24,8 @@ type Client struct {
 	Async       *AsyncService
 	Templates   *TemplatesService
 	Launch      *LaunchService
+	Secrets     *SecretsService
+	APIKeys     *APIKeysService
 
 	base      *url.URL
 	apiKey    string
@@ -130,6 +132,8 @@ func New(opts Options) (*Client, error) {
 	c.Async = &AsyncService{c: c}
 	c.Templates = &TemplatesService{NewCollection[Template](c, "/api/import_templates", "import_template")}
 	c.Launch = &LaunchService{c: c}
+	c.Secrets = &SecretsService{NewCollection[Secret](c, "/api/secrets", "secret")}
+	c.APIKeys = &APIKeysService{NewCollection[APIKey](c, "/api/api_keys", "api_key")}
 	return c, nil
 }
 

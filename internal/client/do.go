@@ -135,7 +135,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			}
 			return out
 		}
-		c.trace.response(resp, c.clock.Now().Sub(started))
+		c.trace.response(resp, u, c.clock.Now().Sub(started))
 		out.attempt.Status = resp.status
 		if rl, ok := reliability.ParseRateLimit(resp.header); ok {
 			resp.meta.RateLimit = &rl

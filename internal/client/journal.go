@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -206,13 +207,17 @@ func definitive(err error) bool {
 }
 
 // signature identifies an operation across processes: method, path,
-// canonical body hash, API origin and profile.
+// canonical body hash, API origin and profile, keyed (HMAC-SHA256) by the
+// API key. A body may hold a secret's value; keyed, the signature in a
+// journal (a shared store's included) cannot confirm a guess of it without
+// the key. The server scopes idempotency keys to the API key anyway, so
+// another key has nothing to reuse.
 func (c *Client) signature(method, path string, body any) (string, error) {
 	bodyHash, err := canonicalHash(body)
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
+	h := hmac.New(sha256.New, []byte(c.apiKey))
 	for _, part := range []string{method, path, bodyHash, c.base.String(), c.profile} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})

@@ -265,6 +265,10 @@ func TestJournalSignatureIsCanonical(t *testing.T) {
 	if s, _ := d.signature("POST", "/api/x", map[string]any{"a": 1, "b": map[string]any{"c": "d", "e": []any{1, 2}}}); s == a {
 		t.Fatal("another profile shares the signature")
 	}
+	k := emulatorClient(t, "http://127.0.0.1:1", func(o *Options) { o.Profile, o.APIKey = "p", "fibe_other_key" })
+	if s, _ := k.signature("POST", "/api/x", map[string]any{"a": 1, "b": map[string]any{"c": "d", "e": []any{1, 2}}}); s == a {
+		t.Fatal("another API key shares the signature: a journal would confirm a guessed body without the key")
+	}
 }
 
 func TestJournalDescribe(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -52,7 +53,7 @@ func (t *tracer) request(r *request, u *url.URL, n, of int, payload []byte, auth
 	}
 }
 
-func (t *tracer) response(resp *response, took time.Duration) {
+func (t *tracer) response(resp *response, u *url.URL, took time.Duration) {
 	if t == nil {
 		return
 	}
@@ -70,8 +71,26 @@ func (t *tracer) response(resp *response, took time.Duration) {
 	}
 	t.printf("%s", line)
 	if len(resp.body) > 0 {
-		t.printf("    body: %s", redactBody(resp.body))
+		if holdsValues(u) {
+			t.printf("    body: %s", redactBody(resp.body, "value"))
+		} else {
+			t.printf("    body: %s", redactBody(resp.body))
+		}
 	}
+}
+
+// valuePaths are the API paths whose answers carry secrets in a field
+// called "value" (a revealed secret), a name too common to mask
+// everywhere.
+var valuePaths = []string{"/api/secrets"}
+
+func holdsValues(u *url.URL) bool {
+	for _, p := range valuePaths {
+		if rest, ok := strings.CutPrefix(u.Path, p); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // sensitiveName reports whether a field name looks like it holds a secret.
@@ -104,12 +123,12 @@ func redactURL(u *url.URL) string {
 
 // redactBody masks sensitive fields of a JSON body; a body that is not JSON
 // is only described, never echoed (it might be anything).
-func redactBody(b []byte) string {
+func redactBody(b []byte, also ...string) string {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Sprintf("(%d bytes, not JSON)", len(b))
 	}
-	out, _ := json.Marshal(redactValue(v))
+	out, _ := json.Marshal(redactValue(v, also))
 	s := string(out)
 	if len(s) > maxTraceBody {
 		s = s[:maxTraceBody] + fmt.Sprintf("… (%d bytes)", len(out))
@@ -117,7 +136,7 @@ func redactBody(b []byte) string {
 	return s
 }
 
-func redactValue(v any) any {
+func redactValue(v any, also []string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -126,16 +145,16 @@ func redactValue(v any) any {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if sensitiveName(k) {
+			if sensitiveName(k) || slices.Contains(also, k) {
 				x[k] = redacted
 			} else {
-				x[k] = redactValue(x[k])
+				x[k] = redactValue(x[k], also)
 			}
 		}
 		return x
 	case []any:
 		for i := range x {
-			x[i] = redactValue(x[i])
+			x[i] = redactValue(x[i], also)
 		}
 		return x
 	case string:

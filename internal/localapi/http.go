@@ -15,7 +15,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.recoverHTTP(w, r)
-	if s.serveDevice(w, r) || s.serveSchema(w, r) {
+	if s.serveDevice(w, r) || s.serveSchema(w, r) || s.serveHealth(w, r) {
 		return
 	}
 

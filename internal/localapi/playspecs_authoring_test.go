@@ -303,9 +303,9 @@ func (e *env) as(key string) *env {
 func (e *env) mint(player int64, scopes ...string) string {
 	e.t.Helper()
 	var token string
-	if err := e.srv.store.update(e.srv.now(), func(st *state) bool {
+	if err := e.srv.store.update(e.srv.now(), func(st *state) change {
 		_, token = st.mintKey(player, "test", scopes, nil, false, e.srv.now())
-		return true
+		return changedDurable
 	}); err != nil {
 		e.t.Fatal(err)
 	}
@@ -387,13 +387,13 @@ func TestPlayspecEvents(t *testing.T) {
 	expectStatus(t, e.do("PATCH", "/api/playspecs/ev", map[string]any{"playspec": map[string]any{"description": "d"}}), http.StatusOK)
 	expectStatus(t, e.do("DELETE", "/api/playspecs/ev", nil), http.StatusNoContent)
 	var actions []string
-	_ = e.srv.store.update(e.srv.now(), func(st *state) bool {
+	_ = e.srv.store.update(e.srv.now(), func(st *state) change {
 		for _, a := range st.AuditLogs {
 			if a.ResourceType == "Playspec" {
 				actions = append(actions, a.Action)
 			}
 		}
-		return false
+		return unchanged
 	})
 	if !slices.Equal(actions, []string{"playspec.created", "playspec.updated", "playspec.destroyed"}) {
 		t.Fatalf("events: %v", actions)

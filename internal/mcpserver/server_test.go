@@ -520,6 +520,22 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if e := w.fail("fibe_compose_validate", map[string]any{"compose_yaml": "services: [\n"}); e["code"] != "INVALID_ARGUMENT" || !strings.Contains(fmt.Sprint(e["message"]), "line 2, column 1") {
 		t.Fatalf("fibe_compose_validate with bad YAML = %v", e)
 	}
+	// Secrets: the value goes in, and never comes back out.
+	if sec := ok("fibe_secrets_create", map[string]any{"key": "TOUR_TOKEN", "value": "tour-s3cret", "description": "d"}); hasKey(sec, "value") {
+		t.Fatalf("fibe_secrets_create = %v, want no value", sec)
+	}
+	ok("fibe_secrets_list", map[string]any{"key": "TOUR"})
+	ok("fibe_secrets_update", map[string]any{"secret": "TOUR_TOKEN", "value": "tour-s3cret-2"})
+	if sec := ok("fibe_secrets_get", map[string]any{"secret": "TOUR_TOKEN"}); sec["key"] != "TOUR_TOKEN" || hasKey(sec, "value") {
+		t.Fatalf("fibe_secrets_get = %v, want the secret without its value", sec)
+	}
+	ok("fibe_secrets_delete", map[string]any{"secret": "TOUR_TOKEN", "confirm": true})
+	key := ok("fibe_api_keys_create", map[string]any{"label": "tour", "scopes": []any{"secrets:read"}})
+	if tok, _ := key["token"].(string); !strings.HasPrefix(tok, "fibe_") {
+		t.Fatalf("fibe_api_keys_create = %v, want the token", key)
+	}
+	ok("fibe_api_keys_list", map[string]any{"label": "tour"})
+	ok("fibe_api_keys_delete", map[string]any{"api_key": fmt.Sprint(key["id"]), "confirm": true})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

@@ -241,6 +241,16 @@ func fieldSchema(f resource.Field) *jsonschema.Schema {
 		}
 	case resource.Bool:
 		s.Type = "boolean"
+	case resource.Strings:
+		s.Type = "array"
+		s.Items = &jsonschema.Schema{Type: "string"}
+		if len(f.Enum) > 0 {
+			s.Items.Enum = anys(f.Enum)
+		}
+		if f.Pattern != "" {
+			s.Items.Pattern = "^(?:" + f.Pattern + ")$"
+		}
+		return s
 	case resource.Env:
 		s.Type = "object"
 		s.AdditionalProperties = &jsonschema.Schema{Type: "string"}
@@ -255,6 +265,12 @@ func fieldSchema(f resource.Field) *jsonschema.Schema {
 	}
 	if len(f.Enum) > 0 {
 		s.Enum = anys(f.Enum)
+	}
+	if f.MaxLen > 0 {
+		s.MaxLength = ptr(f.MaxLen)
+	}
+	if f.Pattern != "" {
+		s.Pattern = "^(?:" + f.Pattern + ")$"
 	}
 	return s
 }
@@ -403,6 +419,9 @@ func (in *verbIn) values() (resource.Values, error) {
 		case resource.Env:
 			var m map[string]string
 			err, v = json.Unmarshal(raw, &m), m
+		case resource.Strings:
+			var list []string
+			err, v = json.Unmarshal(raw, &list), list
 		default:
 			// Only spaces is no value: a required field so given is
 			// missing, as an empty one is.

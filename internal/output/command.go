@@ -1,46 +1,65 @@
 package output
 
 import (
+	"slices"
 	"strings"
 )
 
-// retryCommand is the command line that repeats an interrupted mutation
-// safely: the same arguments plus --idempotency-key KEY, so the server
-// replays the first answer instead of running the mutation twice. A key
-// already on the command line is replaced. An --api-key is left out: keys
-// are never printed (GaveAPIKey tells the caller to say so).
-func retryCommand(invocation []string, key string) string {
+// secretFlags are flags whose value is a credential or a secret (an API
+// key, a secret's value): a suggested command line leaves them out, with
+// their value, and the caller says what to give again (hiddenSecrets).
+var secretFlags = []string{"--api-key", "--value"}
+
+// dropped reports whether a (one argument of a command line) is left out
+// of a suggested one: a secret flag, or one of drop; skipNext when its
+// value is the next argument.
+func dropped(a string, drop []string) (skip, skipNext bool) {
+	for _, f := range append(drop, secretFlags...) {
+		if a == f {
+			return true, true
+		}
+		if strings.HasPrefix(a, f+"=") {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// withoutFlags is invocation without the secret flags and the flags of
+// drop (each with its value), and without the bare flags of bare.
+func withoutFlags(invocation, drop, bare []string) []string {
 	args := make([]string, 0, len(invocation)+2)
 	for i := 0; i < len(invocation); i++ {
 		a := invocation[i]
-		if a == "--idempotency-key" || a == "--api-key" {
-			i++ // drop its value too
+		if skip, next := dropped(a, drop); skip {
+			if next {
+				i++ // drop its value too
+			}
 			continue
 		}
-		if strings.HasPrefix(a, "--idempotency-key=") || strings.HasPrefix(a, "--api-key=") {
+		if slices.Contains(bare, a) {
 			continue
 		}
 		args = append(args, a)
 	}
-	args = append(args, "--idempotency-key", key)
-	return "fibe " + shellJoin(args)
+	return args
+}
+
+// retryCommand is the command line that repeats an interrupted mutation
+// safely: the same arguments plus --idempotency-key KEY, so the server
+// replays the first answer instead of running the mutation twice. A key
+// already on the command line is replaced. An --api-key or a --value is
+// left out: they are never printed (hiddenSecrets tells the caller what to
+// give again).
+func retryCommand(invocation []string, key string) string {
+	args := withoutFlags(invocation, []string{"--idempotency-key"}, nil)
+	return "fibe " + shellJoin(append(args, "--idempotency-key", key))
 }
 
 // newKeyCommand is the command line that runs a mutation again as a new
 // operation: the same arguments, without a key, plus --new-key.
 func newKeyCommand(invocation []string) string {
-	args := make([]string, 0, len(invocation)+1)
-	for i := 0; i < len(invocation); i++ {
-		a := invocation[i]
-		if a == "--idempotency-key" || a == "--api-key" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(a, "--idempotency-key=") || strings.HasPrefix(a, "--api-key=") || a == "--new-key" {
-			continue
-		}
-		args = append(args, a)
-	}
+	args := withoutFlags(invocation, []string{"--idempotency-key"}, []string{"--new-key"})
 	return "fibe " + shellJoin(append(args, "--new-key"))
 }
 
@@ -98,13 +117,19 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// gaveAPIKey reports whether the command line passed --api-key, which
-// RetryCommand leaves out.
-func gaveAPIKey(invocation []string) bool {
-	for _, a := range invocation {
-		if a == "--api-key" || strings.HasPrefix(a, "--api-key=") {
-			return true
-		}
+// hiddenSecrets are the hints of a suggested command line that left secret
+// flags out: what to give again, never the value.
+func hiddenSecrets(invocation []string) []string {
+	var hints []string
+	gave := func(flag string) bool {
+		return slices.ContainsFunc(invocation, func(a string) bool { return a == flag || strings.HasPrefix(a, flag+"=") })
 	}
-	return false
+	if gave("--api-key") {
+		// The server scopes idempotency keys to the API key.
+		hints = append(hints, "Pass the same API key again (--api-key or FIBE_API_KEY); it is not printed.")
+	}
+	if gave("--value") {
+		hints = append(hints, "Give the same value again (on standard input, with --value-file or --value); it is not printed.")
+	}
+	return hints
 }

@@ -259,10 +259,7 @@ func unknownOutcomeHints(key string, invocation []string, operation string) []st
 		what, key, key)}
 	if len(invocation) > 0 {
 		hints = append(hints, "Retry it safely with: "+retryCommand(invocation, key))
-		if gaveAPIKey(invocation) {
-			// The server scopes idempotency keys to the API key.
-			hints = append(hints, "Pass the same API key again (--api-key or FIBE_API_KEY); it is not printed.")
-		}
+		hints = append(hints, hiddenSecrets(invocation)...)
 	}
 	return hints
 }

@@ -113,6 +113,27 @@ func TestRetryCommandNeverPrintsAPIKey(t *testing.T) {
 	}
 }
 
+// A secret's value given with --value never reaches a suggested command
+// line, neither the safe retry nor the --new-key one.
+func TestSuggestedCommandsNeverPrintASecretValue(t *testing.T) {
+	for _, inv := range [][]string{
+		{"secrets", "set", "DB_URL", "--value", "pw_sekrit_2"},
+		{"secrets", "set", "DB_URL", "--value=pw_sekrit_2", "--new-key"},
+	} {
+		ios, _, _, errOut := iostreams.Test()
+		PrintError(ios, &client.Error{Code: client.CodeCancelled, Message: "interrupted", IdempotencyKey: "k1",
+			OutcomeUnknown: true, Resume: &client.Resume{IdempotencyKey: "k1"}}, inv, "")
+		if strings.Contains(errOut.String(), "sekrit_2") {
+			t.Errorf("%q: the value was printed:\n%s", inv, errOut)
+		}
+		mustHave(t, errOut.String(), "Retry it safely with: fibe secrets set DB_URL",
+			"Give the same value again")
+		if got := newKeyCommand(inv); strings.Contains(got, "sekrit_2") || got != "fibe secrets set DB_URL --new-key" {
+			t.Errorf("%q: new-key command %q", inv, got)
+		}
+	}
+}
+
 // A build failure as the emulator's broken playspec reports it (the async
 // error's details, as JSON decodes them): each fact once, the suggestion
 // whole, at most six lines; --json keeps every field.

@@ -143,6 +143,7 @@ func replayGoneHints(h *hinter) []string {
 	hint := "The key came from the outcome journal: run the command again with --new-key to create it again."
 	if len(h.invocation) > 0 {
 		hint = "The key came from the outcome journal: create it again with: " + newKeyCommand(h.invocation)
+		return append([]string{hint}, hiddenSecrets(h.invocation)...)
 	}
 	return []string{hint}
 }

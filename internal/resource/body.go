@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // InputError is bad input to a verb, found before anything is sent. Arg is
@@ -24,8 +26,8 @@ func (e *InputError) Error() string { return e.Arg + " " + e.Problem }
 
 // Values are what a door was given for a verb, by Arg: a string (String,
 // Ref, File: the file's path, or []byte: the content the door read itself,
-// from stdin), an int (Int), a bool (Bool), and for Env either KEY=VALUE
-// pairs ([]string) or an object (map[string]string).
+// from stdin), an int (Int), a bool (Bool), a []string (Strings), and for
+// Env either KEY=VALUE pairs ([]string) or an object (map[string]string).
 // A door puts in only what the user gave.
 type Values map[string]any
 
@@ -98,6 +100,22 @@ func (f Field) put(body map[string]any, val any) error {
 			return &InputError{Arg: f.Arg, Problem: "cannot be read: " + pathProblem(err)}
 		}
 		body[f.Wire] = string(data)
+	case Strings:
+		list, ok := val.([]string)
+		if !ok {
+			return &InputError{Arg: f.Arg, Problem: "must be a list of strings"}
+		}
+		for _, s := range list {
+			if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
+				return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must be among %s, not %q", strings.Join(f.Enum, ", "), s)}
+			}
+			if f.Pattern != "" && !regexp.MustCompile(`^(?:`+f.Pattern+`)$`).MatchString(s) {
+				return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must each be %s, not %q", f.PatternHelp, s)}
+			}
+		}
+		if len(list) > 0 {
+			body[f.Wire] = slices.Clone(list)
+		}
 	case Ref:
 		if s, _ := val.(string); s != "" {
 			body[f.Wire] = IDOrName(s)
@@ -109,6 +127,17 @@ func (f Field) put(body map[string]any, val any) error {
 		}
 		if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
 			return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("must be one of %s, not %q", strings.Join(f.Enum, ", "), s)}
+		}
+		if n := utf8.RuneCountInString(s); f.MaxLen > 0 && n > f.MaxLen {
+			// The value is not quoted: it may be a secret.
+			return &InputError{Arg: f.Arg, Problem: fmt.Sprintf("is too long (%d characters; at most %d)", n, f.MaxLen)}
+		}
+		if f.Pattern != "" && !regexp.MustCompile(`^(?:`+f.Pattern+`)$`).MatchString(s) {
+			problem := "must be " + f.PatternHelp
+			if !f.WriteOnly {
+				problem += fmt.Sprintf(", not %q", s)
+			}
+			return &InputError{Arg: f.Arg, Problem: problem}
 		}
 		body[f.Wire] = s
 	}

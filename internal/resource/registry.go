@@ -9,6 +9,8 @@ func All() []*Resource { return all() }
 var all = sync.OnceValue(func() []*Resource {
 	return []*Resource{playgrounds(), marquees(), playspecs(),
 		templates(),
+		secrets(),
+		apiKeys(),
 	}
 })
 
@@ -49,3 +51,9 @@ func Playspecs() *Resource { return MustLookup("playspecs") }
 
 // Templates is the description of import templates.
 func Templates() *Resource { return MustLookup("templates") }
+
+// Secrets is the description of secrets.
+func Secrets() *Resource { return MustLookup("secrets") }
+
+// APIKeys is the description of API keys.
+func APIKeys() *Resource { return MustLookup("api_keys") }

@@ -29,6 +29,9 @@ const (
 	// File names a file whose content is sent; the content is write-only
 	// and never shown back.
 	File
+	// Strings is a list of strings: a repeatable flag on the command line,
+	// an array on the wire.
+	Strings
 )
 
 // Field is one attribute a verb may send.
@@ -50,6 +53,14 @@ type Field struct {
 	Enum []string
 	// Min and Max bound an Int (both zero: no bounds).
 	Min, Max int
+	// Example is a valid value (for a Strings field, one item), for the
+	// tests that send every field.
+	Example string
+	// MaxLen bounds a String's length in characters (0: no bound).
+	MaxLen int
+	// Pattern, when set, is a regular expression a String must match as a
+	// whole; PatternHelp says it in words ("letters, digits, _ and -").
+	Pattern, PatternHelp string
 	// WriteOnly fields (keys, secrets) are sent and never printed back.
 	WriteOnly bool
 	// Refers names the resource a Ref points at ("playspecs"), for

@@ -3,6 +3,7 @@ package resource
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -112,4 +113,38 @@ func cut(tag string) (string, string, bool) {
 		}
 	}
 	return tag, "", false
+}
+
+// A String's length and pattern, a Strings' items: checked before anything
+// is sent, and a write-only value is never quoted back.
+func TestFieldRules(t *testing.T) {
+	r := &Resource{Name: "things", Fields: []Field{
+		{Wire: "key", Arg: "key", On: []Verb{VerbCreate}, Pattern: `[A-Z_]+`, PatternHelp: "capitals and _"},
+		{Wire: "value", Arg: "value", On: []Verb{VerbCreate}, MaxLen: 4, Pattern: `[a-z]*`, PatternHelp: "lowercase", WriteOnly: true},
+		{Wire: "tags", Arg: "tag", Kind: Strings, On: []Verb{VerbCreate}, Enum: []string{"a", "b"}},
+	}}
+	body, err := r.Body(VerbCreate, nil, Values{"key": "A_B", "value": "abcd", "tag": []string{"a", "b"}})
+	if err != nil || !reflect.DeepEqual(body, map[string]any{"key": "A_B", "value": "abcd", "tags": []string{"a", "b"}}) {
+		t.Fatalf("body %#v (%v)", body, err)
+	}
+	for _, c := range []struct {
+		values Values
+		arg    string
+	}{
+		{Values{"key": "a.b"}, "key"},
+		{Values{"value": "abcdé"}, "value"},
+		{Values{"value": "S3CRET"}, "value"},
+		{Values{"tag": []string{"a", "c"}}, "tag"},
+		{Values{"tag": "a"}, "tag"},
+	} {
+		_, err := r.Body(VerbCreate, nil, c.values)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Arg != c.arg {
+			t.Errorf("%v: %v, want an input error naming %s", c.values, err, c.arg)
+			continue
+		}
+		if strings.Contains(ie.Error(), "S3CRET") || strings.Contains(ie.Error(), "abcdé") {
+			t.Errorf("%v: a write-only value was quoted: %v", c.values, ie)
+		}
+	}
 }

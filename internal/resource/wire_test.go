@@ -1,12 +1,14 @@
 package resource_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -100,21 +102,45 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 					}
 				case resource.Bool:
 					values[f.Arg] = true
+				case resource.Strings:
+					values[f.Arg] = []string{cmp.Or(f.Example, "wire-"+f.Arg)}
 				default:
-					values[f.Arg] = "wire-" + f.Arg
+					values[f.Arg] = cmp.Or(f.Example, "wire-"+f.Arg)
 				}
 			}
-			name = "wire-name"
 			body, err := r.Body(resource.VerbCreate, nil, values)
 			if err != nil {
 				t.Fatalf("%s: %v", r.Name, err)
 			}
-			if _, _, err := r.Create(ctx, c, body, client.MutationOptions{}, client.WaitOptions{}); err != nil {
+			created, _, err := r.Create(ctx, c, body, client.MutationOptions{}, client.WaitOptions{})
+			if err != nil {
 				t.Fatalf("%s: create with every field: %v", r.Name, err)
 			}
-			_, raw := get(r.Path + "/" + name)
+			// Read it back by its id: with a get, or from the list when
+			// the resource has none.
+			var ident struct {
+				ID   int64  `json:"id"`
+				Name string `json:"name"`
+			}
+			raw, _ := json.Marshal(created)
+			_ = json.Unmarshal(raw, &ident)
+			name = cmp.Or(ident.Name, strconv.FormatInt(ident.ID, 10))
 			var item map[string]any
-			_ = json.Unmarshal(raw, &item)
+			if r.Serves(resource.VerbGet) {
+				_, raw = get(r.Path + "/" + strconv.FormatInt(ident.ID, 10))
+				_ = json.Unmarshal(raw, &item)
+			} else {
+				_, raw = get(r.Path + "?per_page=100")
+				var env struct {
+					Data []map[string]any `json:"data"`
+				}
+				_ = json.Unmarshal(raw, &env)
+				for _, it := range env.Data {
+					if id, _ := it["id"].(float64); int64(id) == ident.ID {
+						item = it
+					}
+				}
+			}
 			for _, f := range r.FieldsOf(resource.VerbCreate) {
 				if _, ok := item[f.Wire]; ok == f.WriteOnly {
 					t.Errorf("%s: field %s (write-only %v) read back: %v", r.Name, f.Wire, f.WriteOnly, ok)
@@ -156,7 +182,7 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 			}
 		}
 		for _, f := range r.Filters {
-			value := "true"
+			value := "wire"
 			if f.Refers != "" {
 				value = firstName(resource.MustLookup(f.Refers))
 			} else if len(f.Values) > 0 {

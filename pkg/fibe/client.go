@@ -35,6 +35,9 @@ type Client struct {
 	Me          *MeService
 	Templates   *TemplatesService
 	Launch      *LaunchService
+	Secrets     *SecretsService
+	APIKeys     *APIKeysService
+	Status      *StatusService
 
 	c      *client.Client
 	shared *statestore.Redis // the shared store's connections, closed by Close
@@ -218,6 +221,9 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Me = &MeService{c: c}
 	c.Templates = &TemplatesService{c: c}
 	c.Launch = &LaunchService{c: c}
+	c.Secrets = &SecretsService{c: c}
+	c.APIKeys = &APIKeysService{c: c}
+	c.Status = &StatusService{c: c}
 	return c, nil
 }
 

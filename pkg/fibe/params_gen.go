@@ -263,3 +263,83 @@ func (p *TemplateUpdateParams) body() (map[string]any, error) {
 	}
 	return resource.Templates().Body(resource.VerbUpdate, base, values)
 }
+
+// SecretCreateParams are a new secret. Extra merges into the
+// request's "secret" object, the named fields win, and zero fields
+// are not sent.
+type SecretCreateParams struct {
+	Key         string // Name of the secret (letters, digits, _ and -); required
+	Value       string // The secret's value (sent once, never printed back); required
+	Description string // What the secret is for
+	Extra       map[string]any
+}
+
+// body is the "secret" object p sends, checked by the description.
+func (p *SecretCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Key != "" {
+		values["key"] = p.Key
+	}
+	if p.Value != "" {
+		values["value"] = p.Value
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	return resource.MustLookup("secrets").Body(resource.VerbCreate, base, values)
+}
+
+// SecretUpdateParams change a secret. Extra merges into the
+// request's "secret" object, the named fields win, and zero fields
+// are not sent.
+type SecretUpdateParams struct {
+	Value       string // The secret's value (sent once, never printed back)
+	Description string // What the secret is for
+	Extra       map[string]any
+}
+
+// body is the "secret" object p sends, checked by the description.
+func (p *SecretUpdateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Value != "" {
+		values["value"] = p.Value
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	return resource.MustLookup("secrets").Body(resource.VerbUpdate, base, values)
+}
+
+// APIKeyCreateParams are a new api_key. Extra merges into the
+// request's "api_key" object, the named fields win, and zero fields
+// are not sent.
+type APIKeyCreateParams struct {
+	Label     string   // What the key is for; required
+	Scopes    []string // A scope the key holds, e.g. secrets:read (repeatable); required
+	ExpiresAt string   // When the key stops working (ISO 8601; default never)
+	Extra     map[string]any
+}
+
+// body is the "api_key" object p sends, checked by the description.
+func (p *APIKeyCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Label != "" {
+		values["label"] = p.Label
+	}
+	if p.Scopes != nil {
+		values["scopes"] = p.Scopes
+	}
+	if p.ExpiresAt != "" {
+		values["expires-at"] = p.ExpiresAt
+	}
+	return resource.MustLookup("api_keys").Body(resource.VerbCreate, base, values)
+}

@@ -73,6 +73,8 @@ func fieldsOf(r *resource.Resource, v resource.Verb) ([]field, error) {
 			fd.typ, fd.comment = "bool", f.Help
 		case resource.Env:
 			fd.typ, fd.comment = "map[string]string", "environment overrides, by variable name"
+		case resource.Strings:
+			fd.typ, fd.comment = "[]string", f.Help
 		case resource.File:
 			fd.name, fd.typ = goName(f.Wire), "string"
 			fd.comment = "the content itself"
@@ -105,7 +107,7 @@ func describe(r *resource.Resource) (string, error) {
 	case "templates":
 		return "resource.Templates()", nil
 	}
-	return "", fmt.Errorf("no accessor for resource %s", r.Name)
+	return fmt.Sprintf("resource.MustLookup(%q)", r.Name), nil
 }
 
 func generate() ([]byte, error) {
@@ -155,7 +157,7 @@ func params(b *bytes.Buffer, r *resource.Resource, v resource.Verb) error {
 		switch f.f.Kind {
 		case resource.File:
 			fmt.Fprintf(b, "\tif p.%s != \"\" {\n\t\tbase[%q] = p.%s\n\t}\n", f.name, f.f.Wire, f.name)
-		case resource.Env:
+		case resource.Env, resource.Strings:
 			fmt.Fprintf(b, "\tif p.%s != nil {\n\t\tvalues[%q] = p.%s\n\t}\n", f.name, f.f.Arg, f.name)
 		case resource.Int:
 			fmt.Fprintf(b, "\tif p.%s != 0 {\n\t\tvalues[%q] = p.%s\n\t}\n", f.name, f.f.Arg, f.name)

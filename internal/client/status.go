@@ -1,0 +1,60 @@
+package client
+
+import (
+	"context"
+	"net/http"
+)
+
+// AccountStatus is GET /api/status: how many of each resource the player
+// has, the plan, and the quotas (docs/api.md, "Account status"). A nil
+// limit is unlimited.
+type AccountStatus struct {
+	Playgrounds struct {
+		Total   int `json:"total"`
+		Active  int `json:"active"`
+		Stopped int `json:"stopped"`
+	} `json:"playgrounds"`
+	Agents struct {
+		Total         int `json:"total"`
+		Authenticated int `json:"authenticated"`
+	} `json:"agents"`
+	Props        int `json:"props"`
+	Playspecs    int `json:"playspecs"`
+	Marquees     int `json:"marquees"`
+	Secrets      int `json:"secrets"`
+	APIKeys      int `json:"api_keys"`
+	Subscription struct {
+		Plan            string `json:"plan"`
+		PlaygroundLimit *int   `json:"playground_limit"`
+	} `json:"subscription"`
+	ResourceQuotas map[string]Quota `json:"resource_quotas,omitempty"`
+	PerParentCaps  map[string]*int  `json:"per_parent_caps,omitempty"`
+	RateLimits     *struct {
+		API *RateLimitBucket `json:"api,omitempty"`
+	} `json:"rate_limits,omitempty"`
+}
+
+// Quota is the use of one kind of resource against its limit (nil:
+// unlimited); Status is "ok", "warning" or "exceeded".
+type Quota struct {
+	Used   int    `json:"used"`
+	Limit  *int   `json:"limit"`
+	Status string `json:"status"`
+}
+
+// RateLimitBucket is one rate limit as the status reports it.
+type RateLimitBucket struct {
+	Limit        int `json:"limit"`
+	Remaining    int `json:"remaining"`
+	ResetSeconds int `json:"reset_seconds"`
+}
+
+// Status returns the player's account status.
+func (c *Client) Status(ctx context.Context) (*AccountStatus, *Response, error) {
+	var st AccountStatus
+	meta, err := c.call(ctx, &request{method: http.MethodGet, ref: "/api/status"}, &st)
+	if err != nil {
+		return nil, meta, err
+	}
+	return &st, meta, nil
+}
