@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -326,13 +327,13 @@ func versionView(t *importTemplate, v *templateVersion) templateVersionView {
 }
 
 // variablePattern finds ${NAME} and ${NAME:-default} in a template body.
-var variablePattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}`)
+var variablePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}`) })
 
 // templateVariables are the variables a body uses, each with its default
 // (null without one).
 func templateVariables(body string) map[string]any {
 	out := map[string]any{}
-	for _, m := range variablePattern.FindAllStringSubmatch(body, -1) {
+	for _, m := range variablePattern().FindAllStringSubmatch(body, -1) {
 		if m[2] != "" {
 			out[m[1]] = m[2]
 		} else if _, ok := out[m[1]]; !ok {
@@ -415,7 +416,7 @@ func (s *Server) listTemplates(rc *reqCtx) (*reply, error) {
 
 // literalRun finds a run of three characters that a regular expression
 // matches literally, which a regex search needs (docs/api.md, Templates).
-var literalRun = regexp.MustCompile(`[A-Za-z0-9_-]{3,}`)
+var literalRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_-]{3,}`) })
 
 // templateMatcher is the q of a template search: a case-insensitive
 // substring, or with regex=true a regular expression holding a literal of
@@ -438,7 +439,7 @@ func templateMatcher(q, regex string) (func(texts []string) bool, error) {
 			return slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(strings.ToLower(t), needle) })
 		}, nil
 	}
-	if !literalRun.MatchString(regexp.MustCompile(`\\.`).ReplaceAllString(q, "")) {
+	if !literalRun().MatchString(regexp.MustCompile(`\\.`).ReplaceAllString(q, "")) {
 		return nil, invalid("q", "needs a literal of at least 3 characters in a regular expression")
 	}
 	re, err := regexp.Compile("(?i)" + q)
