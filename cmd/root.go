@@ -22,6 +22,7 @@ import (
 	consolecmd "github.com/fibegg/fibe/cmd/console"
 	"github.com/fibegg/fibe/cmd/doctor"
 	"github.com/fibegg/fibe/cmd/factory"
+	"github.com/fibegg/fibe/cmd/launch"
 	"github.com/fibegg/fibe/cmd/local"
 	mancmd "github.com/fibegg/fibe/cmd/man"
 	"github.com/fibegg/fibe/cmd/marquees"
@@ -31,6 +32,7 @@ import (
 	"github.com/fibegg/fibe/cmd/playspecs"
 	"github.com/fibegg/fibe/cmd/secrets"
 	"github.com/fibegg/fibe/cmd/status"
+	"github.com/fibegg/fibe/cmd/templates"
 	"github.com/fibegg/fibe/cmd/tricks"
 	"github.com/fibegg/fibe/cmd/version"
 	"github.com/fibegg/fibe/internal/build"
@@ -111,6 +113,8 @@ Try it without an account against the embedded local API:
 		tricks.NewCmdTricks(f),
 		agents.NewCmdAgents(f),
 		ops.NewCmdOps(f),
+		templates.NewCmdTemplates(f),
+		launch.NewCmdLaunch(f, nil),
 	)
 	addToGroup(root, groupSetup,
 		auth.NewCmdAuth(f),

@@ -47,6 +47,7 @@ var codeClasses = map[string]codeClass{
 	CodeValidation:      {ClassInvalid, false},
 	CodeBadRequest:      {ClassInvalid, false},
 	CodeInvalidSort:     {ClassInvalid, false},
+	CodeForkFailed:      {ClassInvalid, false},
 	CodeInvalidArgument: {ClassUsage, false},
 	CodeConflict:        {ClassConflict, false},
 	CodeLocked:          {ClassConflict, false},

@@ -22,6 +22,8 @@ type Client struct {
 	Marquees    *MarqueesService
 	Playspecs   *PlayspecsService
 	Async       *AsyncService
+	Templates   *TemplatesService
+	Launch      *LaunchService
 	Secrets     *SecretsService
 	APIKeys     *APIKeysService
 	Tricks      *TricksService
@@ -130,6 +132,8 @@ func New(opts Options) (*Client, error) {
 	c.Marquees = &MarqueesService{c: c}
 	c.Playspecs = newPlayspecsService(c)
 	c.Async = &AsyncService{c: c}
+	c.Templates = &TemplatesService{NewCollection[Template](c, "/api/import_templates", "import_template")}
+	c.Launch = &LaunchService{c: c}
 	c.Secrets = &SecretsService{NewCollection[Secret](c, "/api/secrets", "secret")}
 	c.APIKeys = &APIKeysService{NewCollection[APIKey](c, "/api/api_keys", "api_key")}
 	c.Tricks = &TricksService{c: c}

@@ -59,8 +59,14 @@ func (s *Collection[T]) GetQuery(ctx context.Context, ref string, q url.Values) 
 // Create creates an item from body (the fields inside the wrapper). A
 // replayed create is looked up again, as for every resource.
 func (s *Collection[T]) Create(ctx context.Context, body map[string]any, mo MutationOptions, wo WaitOptions) (*T, *Response, error) {
+	return s.CreateBody(ctx, s.wrap(body), mo, wo)
+}
+
+// CreateBody is Create with the whole request body as given, for a
+// resource whose create sends fields beside its wrapper.
+func (s *Collection[T]) CreateBody(ctx context.Context, body any, mo MutationOptions, wo WaitOptions) (*T, *Response, error) {
 	var raw json.RawMessage
-	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: s.Path, body: s.wrap(body), mo: mo, wo: wo}, &raw)
+	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: s.Path, body: body, mo: mo, wo: wo}, &raw)
 	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}

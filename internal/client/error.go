@@ -22,6 +22,9 @@ const (
 	CodeNotImplemented  = "NOT_IMPLEMENTED"
 	CodeRateLimited     = "RATE_LIMITED"
 	CodeInternal        = "INTERNAL_ERROR"
+	// CodeForkFailed: a template that cannot be forked (one's own, or one
+	// without a public version).
+	CodeForkFailed = "FORK_FAILED"
 
 	CodeCircuitOpen     = "CIRCUIT_OPEN"
 	CodeRemoteFailed    = "REMOTE_REQUEST_FAILED"
@@ -134,7 +137,7 @@ func IsOutcomeUnknown(err error) bool {
 var knownCodes = map[string]bool{
 	CodeInternal: true, CodeUnauthorized: true, CodeForbidden: true, CodeNotFound: true, CodeConflict: true, CodeLocked: true,
 	CodeValidation: true, CodeBadRequest: true, CodeInvalidSort: true, CodeQuotaExceeded: true, CodeNotFunded: true,
-	CodeFeatureDisabled: true, CodeNotImplemented: true, CodeRateLimited: true,
+	CodeFeatureDisabled: true, CodeNotImplemented: true, CodeRateLimited: true, CodeForkFailed: true,
 	CodeCircuitOpen: true, CodeRemoteFailed: true, CodeTerminalState: true, CodeJobFailed: true, CodeAsyncTimeout: true,
 	CodeRequestTimeout: true, CodeNetwork: true, CodeInvalidResponse: true, CodeCancelled: true,
 	CodeSessionExpired: true, CodeInvalidArgument: true, CodeDeviceDenied: true, CodeDeviceExpired: true,

@@ -160,6 +160,9 @@ func (st *state) startOp(op *operation) {
 
 // finishOp computes an operation's outcome and applies it.
 func (st *state) finishOp(op *operation) {
+	if op.Result != nil || op.Error != nil {
+		return // decided when it was accepted (a template upgrade, a source refresh)
+	}
 	at := op.DoneAt
 	if op.Kind == opConnectionTest || op.Kind == opSSHKey {
 		m := st.marqueeByID(op.MarqueeID)

@@ -182,15 +182,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 		return nil, err
 	}
 
-	rc.st.NextPlaygroundID++
-	pg := &playground{
-		ID: rc.st.NextPlaygroundID, Owner: rc.player, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: ps.ID,
-		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
-		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
-	}
-	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
-	rc.startJob(pg, ps)
-	rc.st.Stats.Creates[name]++
+	pg := rc.addPlayground(name, m, ps.ID, env)
 	if s.cfg.AsyncCreate {
 		op := rc.newOp(opCreate, registerTime)
 		op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
@@ -199,6 +191,21 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 	out := jsonReply(http.StatusCreated, rc.st.playgroundView(pg, rc.now))
 	out.header.Set("Location", "/api/playgrounds/"+strconv.FormatInt(pg.ID, 10))
 	return out, nil
+}
+
+// addPlayground adds a playground of the player's, creating, on marquee m
+// (a create, a launch).
+func (rc *reqCtx) addPlayground(name string, m *marquee, playspecID int64, env map[string]string) *playground {
+	rc.st.NextPlaygroundID++
+	pg := &playground{
+		ID: rc.st.NextPlaygroundID, Owner: rc.player, Name: name, Status: "creating", MarqueeID: m.ID, PlayspecID: playspecID,
+		EnvOverrides: env, CreatedAt: rc.now, UpdatedAt: rc.now,
+		ExpiresAt: rc.now.Add(defaultLifetime), ReadyAt: rc.now.Add(rc.s.scaled(provisionTime)),
+	}
+	rc.st.Playgrounds = append(rc.st.Playgrounds, pg)
+	rc.startJob(pg, rc.st.playspecByID(playspecID))
+	rc.st.Stats.Creates[name]++
+	return pg
 }
 
 // newPlaygroundPlayspec reads the required playspec_id of a create.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -20,7 +21,7 @@ import (
 const secretValueMax = 65536
 
 // secretKeyPattern is what a key may be made of.
-var secretKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,255}$`)
+var secretKeyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,255}$`) })
 
 // secretDescriptionMax bounds a description, in characters.
 const secretDescriptionMax = 1000
@@ -135,7 +136,7 @@ func (s *Server) createSecret(rc *reqCtx) (*reply, error) {
 	switch {
 	case key == "":
 		return nil, invalid("key", "can't be blank")
-	case !secretKeyPattern.MatchString(key):
+	case !secretKeyPattern().MatchString(key):
 		return nil, invalid("key", "must be 1 to 255 letters, digits, _ or -")
 	}
 	for _, other := range ownedBy(rc.st.Secrets, rc.player) {

@@ -508,6 +508,28 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if e := w.fail("fibe_tricks_wait", map[string]any{"trick": "no-such-trick"}); e["code"] != "RESOURCE_NOT_FOUND" {
 		t.Fatalf("fibe_tricks_wait = %v", e)
 	}
+	body := filepath.Join(t.TempDir(), "compose.yml")
+	if err := os.WriteFile(body, []byte("services:\n  web:\n    image: nginx\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok("fibe_templates_create", map[string]any{"name": "tour-tpl", "body": body, "description": "a tour"})
+	ok("fibe_templates_list", nil)
+	ok("fibe_templates_get", map[string]any{"template": "tour-tpl"})
+	ok("fibe_templates_update", map[string]any{"template": "tour-tpl", "description": "the tour"})
+	ok("fibe_templates_version_create", map[string]any{"template": "tour-tpl", "template_body": "services:\n  api:\n    image: node:20\n", "changelog": "two"})
+	if vs := ok("fibe_templates_versions", map[string]any{"template": "tour-tpl"}); len(vs["items"].([]any)) != 2 {
+		t.Fatalf("fibe_templates_versions = %v", vs)
+	}
+	if v := ok("fibe_templates_publish", map[string]any{"template": "tour-tpl", "public": true}); v["public"] != true {
+		t.Fatalf("fibe_templates_publish = %v", v)
+	}
+	if r := ok("fibe_templates_launch", map[string]any{"template": "tour-tpl", "marquee": "local", "name": "tour-tl"}); r["playground_id"] == nil {
+		t.Fatalf("fibe_templates_launch = %v", r)
+	}
+	if r := ok("fibe_launch", map[string]any{"compose_yaml": "services:\n  web:\n    image: nginx\n", "name": "tour-launch"}); r["playspec_id"] == nil {
+		t.Fatalf("fibe_launch = %v", r)
+	}
+	ok("fibe_templates_delete", map[string]any{"template": "tour-tpl", "confirm": true})
 	compose := filepath.Join(t.TempDir(), "compose.yml")
 	if err := os.WriteFile(compose, []byte("services:\n  web:\n    image: nginx:1.27\n"), 0o600); err != nil {
 		t.Fatal(err)

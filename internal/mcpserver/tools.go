@@ -64,6 +64,7 @@ func buildTools() []*Tool {
 		}
 	}
 	out = append(out, psServices(), composeValidate())
+	out = append(out, tplVersions(), tplVersionCreate(), tplPublish(), tplLaunch(), launchTool())
 	out = append(out, tricksList(), tricksRun(), tricksStatus(), tricksWait())
 	return append(out, opsGet(), opsWait(), breakerStatus(), breakerReset(), whoami(), api())
 }

@@ -31,6 +31,7 @@ var rules = map[string]rule{
 	client.CodeConflict:      {hints: conflictHints},
 	client.CodeNotFunded:     {hints: notFundedHints},
 	client.CodeRateLimited:   {hints: rateLimitedHints},
+	client.CodeForkFailed:    {hints: forkFailedHints},
 }
 
 // ruleOf finds the rule of an API error from its code alone: the rule
@@ -86,6 +87,12 @@ func conflictHints(h *hinter) []string {
 	}
 	return []string{fmt.Sprintf("Another operation, %s, is running on it: wait for it with %s, then run this command again.",
 		id, h.command("ops", "wait", id))}
+}
+
+// forkFailedHints say which templates can be forked.
+func forkFailedHints(h *hinter) []string {
+	return []string{"Only another player's template with a public version can be forked; to change one of your own, add a version: " +
+		h.command("templates", "versions", "create", "TEMPLATE", "--body", "FILE") + "."}
 }
 
 // rateLimitedHints say when the window refills: the server's retry_after

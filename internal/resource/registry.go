@@ -8,6 +8,7 @@ func All() []*Resource { return all() }
 
 var all = sync.OnceValue(func() []*Resource {
 	return []*Resource{playgrounds(), marquees(), playspecs(),
+		templates(),
 		secrets(),
 		apiKeys(),
 		agents(),
@@ -48,6 +49,9 @@ func Marquees() *Resource { return MustLookup("marquees") }
 
 // Playspecs is the description of playspecs.
 func Playspecs() *Resource { return MustLookup("playspecs") }
+
+// Templates is the description of import templates.
+func Templates() *Resource { return MustLookup("templates") }
 
 // Secrets is the description of secrets.
 func Secrets() *Resource { return MustLookup("secrets") }

@@ -35,6 +35,8 @@ type Client struct {
 	Playspecs   *PlayspecsService
 	Operations  *OperationsService
 	Me          *MeService
+	Templates   *TemplatesService
+	Launch      *LaunchService
 	Secrets     *SecretsService
 	APIKeys     *APIKeysService
 	Status      *StatusService
@@ -221,6 +223,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}
+	c.Templates = &TemplatesService{c: c}
+	c.Launch = &LaunchService{c: c}
 	c.Secrets = &SecretsService{c: c}
 	c.APIKeys = &APIKeysService{c: c}
 	c.Status = &StatusService{c: c}

@@ -204,6 +204,66 @@ func (p *PlayspecUpdateParams) body() (map[string]any, error) {
 	return resource.Playspecs().Body(resource.VerbUpdate, base, values)
 }
 
+// TemplateCreateParams are a new template. Extra merges into the
+// request's "import_template" object, the named fields win, and zero fields
+// are not sent.
+type TemplateCreateParams struct {
+	Name         string // Name of the template; required
+	Description  string // What the template is for
+	Category     int    // Category id (fibe templates categories lists them; none or unknown: Uncategorized); 1 to 2147483647
+	TemplateBody string // the content itself: sent once, never shown back; required
+	Extra        map[string]any
+}
+
+// body is the "import_template" object p sends, checked by the description.
+func (p *TemplateCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.Category != 0 {
+		values["category"] = p.Category
+	}
+	if p.TemplateBody != "" {
+		base["template_body"] = p.TemplateBody
+	}
+	return resource.Templates().Body(resource.VerbCreate, base, values)
+}
+
+// TemplateUpdateParams change a template. Extra merges into the
+// request's "import_template" object, the named fields win, and zero fields
+// are not sent.
+type TemplateUpdateParams struct {
+	Name        string // Name of the template
+	Description string // What the template is for
+	Category    int    // Category id (fibe templates categories lists them; none or unknown: Uncategorized); 1 to 2147483647
+	Extra       map[string]any
+}
+
+// body is the "import_template" object p sends, checked by the description.
+func (p *TemplateUpdateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.Category != 0 {
+		values["category"] = p.Category
+	}
+	return resource.Templates().Body(resource.VerbUpdate, base, values)
+}
+
 // SecretCreateParams are a new secret. Extra merges into the
 // request's "secret" object, the named fields win, and zero fields
 // are not sent.
@@ -341,7 +401,7 @@ func (p *AgentCreateParams) body() (map[string]any, error) {
 	if p.Syscheck {
 		values["syscheck"] = p.Syscheck
 	}
-	return resource.Agents().Body(resource.VerbCreate, base, values)
+	return resource.MustLookup("agents").Body(resource.VerbCreate, base, values)
 }
 
 // AgentUpdateParams change a agent. Extra merges into the
@@ -397,5 +457,5 @@ func (p *AgentUpdateParams) body() (map[string]any, error) {
 	if p.Syscheck {
 		values["syscheck"] = p.Syscheck
 	}
-	return resource.Agents().Body(resource.VerbUpdate, base, values)
+	return resource.MustLookup("agents").Body(resource.VerbUpdate, base, values)
 }

@@ -104,8 +104,8 @@ func describe(r *resource.Resource) (string, error) {
 		return "resource.Marquees()", nil
 	case "playspecs":
 		return "resource.Playspecs()", nil
-	case "agents":
-		return "resource.Agents()", nil
+	case "templates":
+		return "resource.Templates()", nil
 	}
 	return fmt.Sprintf("resource.MustLookup(%q)", r.Name), nil
 }
