@@ -28,6 +28,8 @@ type Client struct {
 	APIKeys     *APIKeysService
 	Tricks      *TricksService
 	Agents      *AgentsService
+	Webhooks    *WebhooksService
+	AuditLogs   *AuditLogsService
 
 	base      *url.URL
 	apiKey    string
@@ -131,6 +133,8 @@ func New(opts Options) (*Client, error) {
 	c.Playgrounds = &PlaygroundsService{c: c}
 	c.Marquees = &MarqueesService{c: c}
 	c.Playspecs = newPlayspecsService(c)
+	c.Webhooks = &WebhooksService{NewCollection[WebhookEndpoint](c, "/api/webhook_endpoints", "webhook_endpoint")}
+	c.AuditLogs = &AuditLogsService{NewCollection[AuditLog](c, "/api/audit_logs", "")}
 	c.Async = &AsyncService{c: c}
 	c.Templates = &TemplatesService{NewCollection[Template](c, "/api/import_templates", "import_template")}
 	c.Launch = &LaunchService{c: c}

@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"context"
+	"net/http"
+	"time"
+)
 
 // WebhookEndpoint is a receiver of signed event deliveries
 // (docs/api.md, "Webhooks"). Secret is set only in the answer to its
@@ -47,3 +51,52 @@ type AuditLog struct {
 	Metadata     map[string]any `json:"metadata,omitempty"`
 	CreatedAt    time.Time      `json:"created_at"`
 }
+
+// WebhooksService is /api/webhook_endpoints: the generic verbs (a ref is
+// a numeric id), test deliveries, the delivery history and the event
+// types.
+type WebhooksService struct{ *Collection[WebhookEndpoint] }
+
+// Test queues a webhook.test delivery to the endpoint and returns it
+// (pending: it is sent after the answer).
+func (s *WebhooksService) Test(ctx context.Context, ref string, mo MutationOptions) (*WebhookDelivery, *Response, error) {
+	var d WebhookDelivery
+	meta, err := s.Member(ctx, http.MethodPost, ref, "test_deliveries", nil, mo, WaitOptions{}, &d)
+	if err != nil {
+		return nil, meta, err
+	}
+	return &d, meta, nil
+}
+
+// Deliveries returns one page of the endpoint's deliveries, newest first
+// unless o.Sort says otherwise; o.Status filters by status.
+func (s *WebhooksService) Deliveries(ctx context.Context, ref string, o ListOptions) ([]WebhookDelivery, *ListMeta, error) {
+	var env listEnvelope[WebhookDelivery]
+	if _, err := s.c.call(ctx, &request{method: http.MethodGet, ref: filteredQuery(s.memberPath(ref, "deliveries"), o)}, &env); err != nil {
+		return nil, nil, err
+	}
+	if env.Data == nil {
+		env.Data = []WebhookDelivery{}
+	}
+	return env.Data, &env.Meta, nil
+}
+
+// EventTypes returns the events an endpoint may subscribe to.
+func (s *WebhooksService) EventTypes(ctx context.Context) ([]string, *Response, error) {
+	var out struct {
+		EventTypes []string `json:"event_types"`
+	}
+	meta, err := s.c.call(ctx, &request{method: http.MethodGet, ref: "/api/webhook_event_types"}, &out)
+	if err != nil {
+		return nil, meta, err
+	}
+	if out.EventTypes == nil {
+		out.EventTypes = []string{}
+	}
+	return out.EventTypes, meta, nil
+}
+
+// AuditLogsService is /api/audit_logs, read-only: List and ListAll with
+// the filters resource_type, channel and action_prefix in
+// ListOptions.Filters, plus q, the dates and sort.
+type AuditLogsService struct{ *Collection[AuditLog] }

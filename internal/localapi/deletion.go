@@ -30,6 +30,7 @@ func (s *Server) deletePlayground(rc *reqCtx) (*reply, error) {
 	}
 	if busy == nil && quiescent[pg.Status] {
 		rc.st.removePlayground(pg)
+		rc.emit("playground.destroyed", "Playground", pg.ID, rc.st.playgroundView(pg, rc.now))
 		return newReply(http.StatusNoContent), nil
 	}
 	op := rc.newOp(opDestroy, destroyTime)

@@ -243,6 +243,7 @@ func (s *Server) createMarquee(rc *reqCtx) (*reply, error) {
 	m.ID, m.Owner = rc.st.NextMarqueeID, rc.player
 	rc.st.Marquees = append(rc.st.Marquees, m)
 	rc.st.Stats.Creates[name]++
+	rc.emit("marquee.created", "Marquee", m.ID, marqueeViewOf(m, rc.now))
 	out := jsonReply(http.StatusCreated, marqueeViewOf(m, rc.now))
 	out.header.Set("Location", "/api/marquees/"+strconv.FormatInt(m.ID, 10))
 	return out, nil
@@ -270,6 +271,7 @@ func (s *Server) updateMarquee(rc *reqCtx) (*reply, error) {
 	}
 	updated.UpdatedAt = rc.now
 	*m = updated
+	rc.emit("marquee.updated", "Marquee", m.ID, marqueeViewOf(m, rc.now))
 	return jsonReply(http.StatusOK, marqueeViewOf(m, rc.now)), nil
 }
 
@@ -290,6 +292,7 @@ func (s *Server) deleteMarquee(rc *reqCtx) (*reply, error) {
 			map[string]any{"playgrounds": n})
 	}
 	rc.st.Marquees = slices.DeleteFunc(rc.st.Marquees, func(x *marquee) bool { return x == m })
+	rc.emit("marquee.destroyed", "Marquee", m.ID, marqueeViewOf(m, rc.now))
 	return newReply(http.StatusNoContent), nil
 }
 

@@ -118,6 +118,7 @@ func (x *exchange) serve(st *state) {
 	st.settle(now)
 	x.s.seedPlayers(st, now)
 	x.rc = &reqCtx{s: x.s, st: st, c: x.c, now: now, rid: x.rid, params: x.params}
+	x.rc.flushWorldEvents() // what settle saw happen (auditlogs.go)
 	x.rate = st.rateLimit(bucketOf(bearerKey(x.c.header)), now, x.s.cfg.RateLimit, x.s.cfg.RateWindow, !x.local)
 	if err := x.admit(); err != nil {
 		x.out.reply = x.s.errorReply(err, x.rid)

@@ -183,6 +183,7 @@ func (s *Server) createPlayground(rc *reqCtx) (*reply, error) {
 	}
 
 	pg := rc.addPlayground(name, m, ps.ID, env)
+	rc.emit("playground.created", "Playground", pg.ID, rc.st.playgroundView(pg, rc.now))
 	if s.cfg.AsyncCreate {
 		op := rc.newOp(opCreate, registerTime)
 		op.PlaygroundID, op.MarqueeID = pg.ID, pg.MarqueeID
@@ -275,6 +276,7 @@ func (s *Server) updatePlayground(rc *reqCtx) (*reply, error) {
 		pg.EnvOverrides = env
 	}
 	pg.UpdatedAt = rc.now
+	rc.emit("playground.updated", "Playground", pg.ID, rc.st.playgroundView(pg, rc.now))
 	return jsonReply(http.StatusOK, rc.st.playgroundView(pg, rc.now)), nil
 }
 

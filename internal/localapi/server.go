@@ -48,6 +48,7 @@ type Server struct {
 	// cableDirty: chaos changed and the stream server has not been told.
 	cableDirty bool
 	closed     chan struct{}
+	hooks      webhookSender // posts webhook deliveries (webhooks_send.go)
 	closeMu    sync.Once
 
 	cable  cableMount

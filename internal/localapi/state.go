@@ -113,6 +113,7 @@ const (
 // settle applies every transition whose time has come, so progress is a
 // function of wall time and whichever process looks next sees it.
 func (st *state) settle(now time.Time) {
+	before := st.playgroundSnapshot()
 	for _, pg := range st.Playgrounds {
 		if pg.Status == "creating" && !now.Before(pg.ReadyAt) {
 			pg.Status = "running"
@@ -137,6 +138,7 @@ func (st *state) settle(now time.Time) {
 		}
 	}
 	st.settleJobs(now) // after the operations: a job ends only on a playground still running
+	st.notePlaygroundChanges(before, now)
 	st.prune(now)
 }
 
