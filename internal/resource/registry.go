@@ -12,6 +12,7 @@ var all = sync.OnceValue(func() []*Resource {
 		secrets(),
 		apiKeys(),
 		agents(),
+		webhooks(), auditLogs(),
 	}
 })
 
