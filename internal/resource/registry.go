@@ -62,3 +62,8 @@ func APIKeys() *Resource { return MustLookup("api_keys") }
 
 // Agents is the description of agents.
 func Agents() *Resource { return MustLookup("agents") }
+// Webhooks is the description of webhook endpoints.
+func Webhooks() *Resource { return MustLookup("webhooks") }
+
+// AuditLogs is the description of the audit log.
+func AuditLogs() *Resource { return MustLookup("audit-logs") }

@@ -82,12 +82,23 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 	if err := os.WriteFile(composeFile, []byte(compose), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// samples are the values a field or filter needs where "wire-<arg>"
+	// (or a name of what it refers to) is not one: "<resource>.<arg>" for a
+	// field, "<resource>?<query>" for a filter.
+	samples := map[string]any{
+		"webhooks.url": "http://127.0.0.1:9/wire", "webhooks.event": []string{"webhook.test"},
+		"webhooks?enabled": "true", "webhooks?url": "127.0.0.1",
+	}
 	for _, r := range resource.All() {
 		// Create first, so that every list has an item whose keys are seen.
 		var name string
 		if r.Serves(resource.VerbCreate) {
 			values := resource.Values{}
 			for _, f := range r.FieldsOf(resource.VerbCreate) {
+				if v, ok := samples[r.Name+"."+f.Arg]; ok {
+					values[f.Arg] = v
+					continue
+				}
 				switch f.Kind {
 				case resource.Int:
 					values[f.Arg] = max(f.Min, 22)
@@ -186,11 +197,15 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 			}
 		}
 		for _, f := range r.Filters {
-			value := "wire"
-			if f.Refers != "" {
+			value, ok := samples[r.Name+"?"+f.Query].(string)
+			switch {
+			case ok:
+			case f.Refers != "":
 				value = firstName(resource.MustLookup(f.Refers))
-			} else if len(f.Values) > 0 {
+			case len(f.Values) > 0:
 				value = f.Values[0]
+			default:
+				value = "wire"
 			}
 			if code, raw := get(r.Path + "?" + f.Query + "=" + value); code != http.StatusOK {
 				t.Errorf("%s: filter %s: %d %s", r.Name, f.Query, code, raw)

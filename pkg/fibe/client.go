@@ -40,6 +40,8 @@ type Client struct {
 	Secrets     *SecretsService
 	APIKeys     *APIKeysService
 	Status      *StatusService
+	Webhooks    *WebhooksService
+	AuditLogs   *AuditLogsService
 
 	c      *client.Client
 	shared *statestore.Redis // the shared store's connections, closed by Close
@@ -221,6 +223,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Tricks = &TricksService{c: c}
 	c.Agents = &AgentsService{c: c}
 	c.Playspecs = &PlayspecsService{c: c}
+	c.Webhooks = &WebhooksService{c: c}
+	c.AuditLogs = &AuditLogsService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}
 	c.Templates = &TemplatesService{c: c}

@@ -74,7 +74,7 @@ func VerifyWebhookRequest(r *http.Request, secret string, tolerance time.Duratio
 	if len(body) > maxWebhookBody {
 		return nil, invalidArgument("body", "is larger than 1 MiB")
 	}
-	if err := VerifyWebhook(body, r.Header.Get(WebhookSignatureHeader), secret); err != nil {
+	if err := VerifyWebhook(body, firstValue(r.Header, WebhookSignatureHeader), secret); err != nil {
 		return nil, err
 	}
 	var p WebhookPayload
@@ -86,8 +86,16 @@ func VerifyWebhookRequest(r *http.Request, secret string, tolerance time.Duratio
 			return nil, invalidSignature(err)
 		}
 	}
-	p.Delivery, p.IdempotencyKey = r.Header.Get(WebhookDeliveryHeader), r.Header.Get(WebhookIdempotencyHeader)
+	p.Delivery, p.IdempotencyKey = firstValue(r.Header, WebhookDeliveryHeader), firstValue(r.Header, WebhookIdempotencyHeader)
 	return &p, nil
+}
+
+// firstValue is a header's first value ("" when absent).
+func firstValue(h http.Header, name string) string {
+	if v := h.Values(name); len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 func invalidSignature(err error) *Error {

@@ -106,6 +106,8 @@ func describe(r *resource.Resource) (string, error) {
 		return "resource.Playspecs()", nil
 	case "templates":
 		return "resource.Templates()", nil
+	case "webhooks":
+		return "resource.Webhooks()", nil
 	}
 	return fmt.Sprintf("resource.MustLookup(%q)", r.Name), nil
 }
