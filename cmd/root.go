@@ -35,6 +35,7 @@ import (
 	"github.com/fibegg/fibe/cmd/templates"
 	"github.com/fibegg/fibe/cmd/tricks"
 	"github.com/fibegg/fibe/cmd/version"
+	"github.com/fibegg/fibe/cmd/webhooks"
 	"github.com/fibegg/fibe/internal/build"
 	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/config"
@@ -112,6 +113,8 @@ Try it without an account against the embedded local API:
 		playspecs.NewCmdPlayspecs(f),
 		tricks.NewCmdTricks(f),
 		agents.NewCmdAgents(f),
+		webhooks.NewCmdWebhooks(f),
+		cmdutil.NewCmdResource(f, resource.AuditLogs()),
 		ops.NewCmdOps(f),
 		templates.NewCmdTemplates(f),
 		launch.NewCmdLaunch(f, nil),
