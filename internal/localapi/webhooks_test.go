@@ -440,3 +440,93 @@ func TestAuditLogsRecordEveryMutationAndFilter(t *testing.T) {
 		t.Error("audit_logs:read key sees nothing")
 	}
 }
+
+// manualTimers stands in for the sender's timers: each wait it asks for
+// is reported, and the test fires the latest once it has moved the clock.
+type manualTimers struct {
+	mu     sync.Mutex
+	asks   chan time.Duration
+	latest chan time.Time
+}
+
+func (m *manualTimers) after(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	m.mu.Lock()
+	m.latest = ch
+	m.mu.Unlock()
+	m.asks <- d
+	return ch
+}
+
+func (m *manualTimers) fire() {
+	m.mu.Lock()
+	ch := m.latest
+	m.mu.Unlock()
+	ch <- time.Time{}
+}
+
+// waitAsk waits (10 s at most) for the sender to ask for a wait of want.
+func (m *manualTimers) waitAsk(t *testing.T, want time.Duration) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case d := <-m.asks:
+			if d == want {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the sender never waited %s", want)
+		}
+	}
+}
+
+// At speed 1 the retries wait exactly 1 s, 4 s and 16 s of the emulator's
+// clock: the manual clock moves, nobody sleeps.
+func TestDeliveryBackoffOnTheManualClock(t *testing.T) {
+	e := newEnv(t, Config{})
+	timers := &manualTimers{asks: make(chan time.Duration, 1024)}
+	e.srv.hooks.after = timers.after
+	rcv := newReceiver(t, http.StatusBadGateway)
+	id := num(e.createEndpoint(rcv.URL, "", "webhook.test")["id"])
+	expectStatus(t, e.do("POST", "/api/webhook_endpoints/"+strconv.FormatInt(id, 10)+"/test_deliveries", nil), http.StatusCreated)
+	start := e.clock.Now()
+	for i, want := range []time.Duration{time.Second, 4 * time.Second, 16 * time.Second} {
+		rcv.waitCalls(t, i+1)
+		timers.waitAsk(t, want)
+		e.clock.Advance(want)
+		timers.fire()
+	}
+	rcv.waitCalls(t, 4)
+	d := e.waitDelivery(id, "failed")
+	attempts, _ := d["attempts"].([]any)
+	if len(attempts) != 4 {
+		t.Fatalf("attempts %v", d["attempts"])
+	}
+	for i, off := range []time.Duration{0, time.Second, 5 * time.Second, 21 * time.Second} {
+		at, _ := time.Parse(time.RFC3339Nano, attempts[i].(map[string]any)["at"].(string))
+		if !at.Equal(start.Add(off)) {
+			t.Errorf("attempt %d at %s, want %s after the first", i+1, at.Sub(start), off)
+		}
+	}
+}
+
+// Deliveries live in the state: a second emulator on the same state file
+// (another process, say) sees the first one's delivery and its attempts.
+func TestDeliveriesSurviveInTheStateFile(t *testing.T) {
+	path := t.TempDir() + "/state.json"
+	e := newEnv(t, Config{StatePath: path, Speed: 100, Now: time.Now})
+	rcv := newReceiver(t)
+	id := num(e.createEndpoint(rcv.URL, "", "webhook.test")["id"])
+	expectStatus(t, e.do("POST", "/api/webhook_endpoints/"+strconv.FormatInt(id, 10)+"/test_deliveries", nil), http.StatusCreated)
+	e.waitDelivery(id, "delivered")
+
+	other := newEnv(t, Config{StatePath: path, Now: time.Now})
+	d := other.waitDelivery(id, "delivered")
+	if num(d["attempt"]) != 1 || num(d["response_code"]) != 200 {
+		t.Errorf("delivery read by another emulator: %v", d)
+	}
+	if n := len(rcv.waitCalls(t, 1)); n != 1 {
+		t.Errorf("the receiver got %d requests", n)
+	}
+}
