@@ -3,6 +3,9 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -124,6 +127,20 @@ func TestYAMLMatchesJSON(t *testing.T) {
 	ctx("pg", "create", "--name", "yaml-tdel", "--playspec", "web", "--marquee", "local")
 	ctx("agents", "create", "--name", "yaml-agent", "--provider", "gemini")
 	ctx("agents", "create", "--name", "yaml-agent-del", "--provider", "gemini")
+	// Webhook endpoints 1 (read), 2 (deleted) and 3 (tested), and a
+	// signed body to verify.
+	for _, n := range []string{"yaml-one", "yaml-two", "yaml-three"} {
+		ctx("webhooks", "create", "--url", "http://127.0.0.1:9/"+n, "--event", "webhook.test")
+	}
+	const hookSecret = "yaml-hook-secret-0123456789"
+	t.Setenv("YAML_HOOK_SECRET", hookSecret)
+	hookBody := `{"event":"webhook.test","timestamp":"2026-12-03T10:00:00Z","data":{}}`
+	mac := hmac.New(sha256.New, []byte(hookSecret))
+	mac.Write([]byte(hookBody))
+	hookFile := filepath.Join(t.TempDir(), "body.json")
+	if err := os.WriteFile(hookFile, []byte(hookBody), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
 	// Templates: one to read and change, one to delete, a version to delete.
 	ctx("templates", "create", "--name", "yaml-tpl", "--body", compose)
@@ -226,6 +243,17 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		"agents delete":             {args: append([]string{"agents", "delete", "yaml-agent-del", "--yes"}, key("agent-delete")...)},
 		"agents duplicate":          {args: append([]string{"agents", "duplicate", "yaml-agent"}, key("agent-duplicate")...)},
 		"agents runtime-status":     {args: []string{"agents", "runtime-status", "yaml-agent"}},
+		"audit-logs list":           {args: []string{"audit-logs", "list", "--resource-type", "Marquee"}},
+		"webhooks create":           {args: append([]string{"webhooks", "create", "--url", "http://127.0.0.1:9/new", "--event", "webhook.test"}, key("wh-create")...)},
+		"webhooks delete":           {args: append([]string{"webhooks", "delete", "2", "--yes"}, key("wh-delete")...)},
+		"webhooks deliveries":       {args: []string{"webhooks", "deliveries", "1"}},
+		"webhooks event-types":      {args: []string{"webhooks", "event-types"}},
+		"webhooks get":              {args: []string{"webhooks", "get", "1"}},
+		"webhooks list":             {args: []string{"webhooks", "list", "--url", "yaml-one"}},
+		"webhooks test":             {args: append([]string{"webhooks", "test", "3"}, key("wh-test")...)},
+		"webhooks update":           {args: append([]string{"webhooks", "update", "1", "--description", "yaml"}, key("wh-update")...)},
+		"webhooks verify": {args: []string{"webhooks", "verify", "--secret-env", "YAML_HOOK_SECRET",
+			"--signature", "sha256=" + hex.EncodeToString(mac.Sum(nil)), hookFile}},
 	}
 
 	root := NewCmdRoot(factory.New(iostreams.System(), nil))

@@ -113,8 +113,6 @@ Try it without an account against the embedded local API:
 		playspecs.NewCmdPlayspecs(f),
 		tricks.NewCmdTricks(f),
 		agents.NewCmdAgents(f),
-		webhooks.NewCmdWebhooks(f),
-		cmdutil.NewCmdResource(f, resource.AuditLogs()),
 		ops.NewCmdOps(f),
 		templates.NewCmdTemplates(f),
 		launch.NewCmdLaunch(f, nil),
@@ -129,6 +127,8 @@ Try it without an account against the embedded local API:
 		status.NewCmdStatus(f, nil),
 	)
 	addToGroup(root, groupMore,
+		webhooks.NewCmdWebhooks(f),
+		cmdutil.NewCmdResource(f, resource.AuditLogs()),
 		api.NewCmdAPI(f, nil),
 		local.NewCmdLocal(f),
 		mcpcmd.NewCmdMCP(f),

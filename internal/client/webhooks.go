@@ -57,6 +57,27 @@ type AuditLog struct {
 // types.
 type WebhooksService struct{ *Collection[WebhookEndpoint] }
 
+// Create creates an endpoint. A replayed create is looked up again, as
+// for every resource, but keeps the secret of the replayed answer: it is
+// the only answer that ever holds it, and a create retried after a lost
+// answer would otherwise never show it.
+func (s *WebhooksService) Create(ctx context.Context, body map[string]any, mo MutationOptions, wo WaitOptions) (*WebhookEndpoint, *Response, error) {
+	var first WebhookEndpoint
+	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: s.Path, body: s.wrap(body), mo: mo, wo: wo}, &first)
+	if err != nil || notWaited(meta, wo) {
+		return nil, meta, err
+	}
+	now, err := afterReplayedCreate(ctx, meta, mo, s.Wrapper, "", first.ID, s.Get)
+	if err != nil {
+		return nil, meta, err
+	}
+	if now != nil {
+		now.Secret = first.Secret
+		return now, meta, nil
+	}
+	return &first, meta, nil
+}
+
 // Test queues a webhook.test delivery to the endpoint and returns it
 // (pending: it is sent after the answer).
 func (s *WebhooksService) Test(ctx context.Context, ref string, mo MutationOptions) (*WebhookDelivery, *Response, error) {

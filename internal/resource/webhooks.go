@@ -51,9 +51,9 @@ func webhooks() *Resource {
 			{Header: "Updated", Key: "updated_at", Kind: Time},
 		},
 		Item: reflect.TypeFor[client.WebhookEndpoint](),
-		ops: writeOps[client.WebhookEndpoint](func(c *client.Client) *client.Collection[client.WebhookEndpoint] {
-			return c.Webhooks.Collection
-		}),
+		// The service itself, not its Collection: its Create keeps the
+		// secret of a replayed answer.
+		ops: writeOps[client.WebhookEndpoint](func(c *client.Client) *client.WebhooksService { return c.Webhooks }),
 	}
 }
 
