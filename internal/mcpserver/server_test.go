@@ -564,6 +564,18 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	}
 	ok("fibe_api_keys_list", map[string]any{"label": "tour"})
 	ok("fibe_api_keys_delete", map[string]any{"api_key": fmt.Sprint(key["id"]), "confirm": true})
+	hook := ok("fibe_webhooks_create", map[string]any{"url": "http://127.0.0.1:9/tour", "event": []string{"webhook.test", "marquee.created"}})
+	if hook["secret"] == nil || len(hook["events"].([]any)) != 2 {
+		t.Fatalf("fibe_webhooks_create = %v, want the secret and both events", hook)
+	}
+	hookID := fmt.Sprint(hook["id"])
+	ok("fibe_webhooks_list", nil)
+	if got := ok("fibe_webhooks_get", map[string]any{"webhook": hookID}); got["secret"] != nil {
+		t.Fatalf("fibe_webhooks_get shows the secret: %v", got)
+	}
+	ok("fibe_webhooks_update", map[string]any{"webhook": hookID, "description": "tour"})
+	ok("fibe_webhooks_delete", map[string]any{"webhook": hookID, "confirm": true})
+	ok("fibe_audit_logs_list", map[string]any{"resource_type": "Marquee"})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

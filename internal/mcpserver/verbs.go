@@ -44,7 +44,7 @@ func resourceTools(r *resource.Resource) []*Tool {
 	var out []*Tool
 	for _, v := range []resource.Verb{resource.VerbList, resource.VerbGet, resource.VerbCreate, resource.VerbUpdate, resource.VerbDelete} {
 		if r.Serves(v) {
-			out = append(out, verbToolOf(&verbTool{r: r, verb: v, name: "fibe_" + r.Name + "_" + string(v)}))
+			out = append(out, verbToolOf(&verbTool{r: r, verb: v, name: "fibe_" + argName(r.Name) + "_" + string(v)}))
 		}
 	}
 	var plain, destroys []resource.Action
@@ -58,12 +58,12 @@ func resourceTools(r *resource.Resource) []*Tool {
 	switch len(plain) {
 	case 0:
 	case 1:
-		out = append(out, verbToolOf(&verbTool{r: r, actions: plain, name: "fibe_" + r.Name + "_" + argName(plain[0].Name)}))
+		out = append(out, verbToolOf(&verbTool{r: r, actions: plain, name: "fibe_" + argName(r.Name) + "_" + argName(plain[0].Name)}))
 	default:
 		out = append(out, verbToolOf(&verbTool{r: r, actions: plain, name: "fibe_" + r.Name + "_action"}))
 	}
 	for _, a := range destroys {
-		out = append(out, verbToolOf(&verbTool{r: r, actions: []resource.Action{a}, name: "fibe_" + r.Name + "_" + argName(a.Name)}))
+		out = append(out, verbToolOf(&verbTool{r: r, actions: []resource.Action{a}, name: "fibe_" + argName(r.Name) + "_" + argName(a.Name)}))
 	}
 	return out
 }

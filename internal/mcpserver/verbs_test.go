@@ -36,7 +36,7 @@ func toolNamed(t *testing.T, name string) *Tool {
 func TestGeneratedToolsFollowTheDescriptions(t *testing.T) {
 	for _, r := range resource.All() {
 		for _, v := range r.Verbs {
-			tool := toolNamed(t, "fibe_"+r.Name+"_"+string(v))
+			tool := toolNamed(t, "fibe_"+argName(r.Name)+"_"+string(v))
 			in := tool.Input
 			if in.Type != "object" || tool.Output == nil || tool.Output.Type != "object" {
 				t.Fatalf("%s: input %q, output %v: want object schemas", tool.Name, in.Type, tool.Output)
@@ -88,7 +88,7 @@ func TestGeneratedToolsFollowTheDescriptions(t *testing.T) {
 			}
 		}
 		for _, a := range r.Actions {
-			name := "fibe_" + r.Name + "_" + argName(a.Name)
+			name := "fibe_" + argName(r.Name) + "_" + argName(a.Name)
 			if !a.Destroys && len(r.Actions) > 2 {
 				name = "fibe_" + r.Name + "_action"
 				enum := toolNamed(t, name).Input.Properties["action"].Enum
