@@ -50,11 +50,11 @@ var errNotLoopback = errors.New("the emulator delivers only to receivers on this
 // webhookSender is the emulator's sender; it starts with the first
 // delivery queued.
 type webhookSender struct {
-	once     sync.Once
-	kick     chan struct{}
-	slots    chan struct{}
-	client   *http.Client
-	ctx      context.Context
+	once   sync.Once
+	kick   chan struct{}
+	slots  chan struct{}
+	client *http.Client
+	ctx    context.Context
 	// after is the timer the loop waits on (a test's clock may replace it).
 	after func(time.Duration) <-chan time.Time
 }
