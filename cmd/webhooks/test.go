@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/iostreams"
 )
 
@@ -46,7 +47,7 @@ func testRun(ctx context.Context, opts *TestOptions) error {
 	if err != nil {
 		return err
 	}
-	d, resp, err := c.Webhooks.Test(ctx, opts.Ref, mo)
+	d, resp, err := c.Webhooks.Test(ctx, opts.Ref, mo, client.WaitOptions{})
 	if err != nil {
 		return opts.WaitFailed(err)
 	}

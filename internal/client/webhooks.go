@@ -80,10 +80,10 @@ func (s *WebhooksService) Create(ctx context.Context, body map[string]any, mo Mu
 
 // Test queues a webhook.test delivery to the endpoint and returns it
 // (pending: it is sent after the answer).
-func (s *WebhooksService) Test(ctx context.Context, ref string, mo MutationOptions) (*WebhookDelivery, *Response, error) {
+func (s *WebhooksService) Test(ctx context.Context, ref string, mo MutationOptions, wo WaitOptions) (*WebhookDelivery, *Response, error) {
 	var d WebhookDelivery
-	meta, err := s.Member(ctx, http.MethodPost, ref, "test_deliveries", nil, mo, WaitOptions{}, &d)
-	if err != nil {
+	meta, err := s.Member(ctx, http.MethodPost, ref, "test_deliveries", nil, mo, wo, &d)
+	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
 	return &d, meta, nil

@@ -574,6 +574,15 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 		t.Fatalf("fibe_webhooks_get shows the secret: %v", got)
 	}
 	ok("fibe_webhooks_update", map[string]any{"webhook": hookID, "description": "tour"})
+	if d := ok("fibe_webhooks_test", map[string]any{"webhook": hookID}); d["event_type"] != "webhook.test" || d["status"] != "pending" {
+		t.Fatalf("fibe_webhooks_test = %v", d)
+	}
+	if ds := ok("fibe_webhooks_deliveries", map[string]any{"webhook": hookID}); len(ds["items"].([]any)) != 1 {
+		t.Fatalf("fibe_webhooks_deliveries = %v", ds)
+	}
+	if et := ok("fibe_webhooks_event_types", nil); len(et["items"].([]any)) == 0 {
+		t.Fatalf("fibe_webhooks_event_types = %v", et)
+	}
 	ok("fibe_webhooks_delete", map[string]any{"webhook": hookID, "confirm": true})
 	ok("fibe_audit_logs_list", map[string]any{"resource_type": "Marquee"})
 	ok("fibe_breaker_status", nil)

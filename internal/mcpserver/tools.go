@@ -66,5 +66,6 @@ func buildTools() []*Tool {
 	out = append(out, psServices(), composeValidate())
 	out = append(out, tplVersions(), tplVersionCreate(), tplPublish(), tplLaunch(), launchTool())
 	out = append(out, tricksList(), tricksRun(), tricksStatus(), tricksWait())
+	out = append(out, webhookTest(), webhookDeliveries(), webhookEventTypes())
 	return append(out, opsGet(), opsWait(), breakerStatus(), breakerReset(), whoami(), api())
 }

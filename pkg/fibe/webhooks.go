@@ -161,11 +161,11 @@ func (s *WebhooksService) Delete(ctx context.Context, ref string, opts ...CallOp
 // Test queues a webhook.test delivery to the endpoint and returns it,
 // pending: it is posted after the answer.
 func (s *WebhooksService) Test(ctx context.Context, ref string, opts ...CallOption) (*WebhookDelivery, *Response, error) {
-	_, mo, err := s.c.onRef(ctx, ref, opts)
+	o, mo, err := s.c.onRef(ctx, ref, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, meta, err := s.c.c.Webhooks.Test(ctx, ref, mo)
+	d, meta, err := s.c.c.Webhooks.Test(ctx, ref, mo, o.wait())
 	return result[WebhookDelivery](d, meta, err)
 }
 
