@@ -124,9 +124,15 @@ func (st *state) notePlaygroundChanges(before []pgSnapshot, now time.Time) {
 }
 
 // flushWorldEvents records the events settle noted and queues their
-// webhooks.
+// webhooks. It also wakes this emulator's sender when deliveries are due
+// that no sender has claimed: ones left by a process that ended (each
+// command of --api-url local is its own process) are posted by the next
+// one that serves a request.
 func (rc *reqCtx) flushWorldEvents() {
 	st := rc.st
+	if st.deliveriesDue(rc.now) {
+		rc.s.kickWebhooks()
+	}
 	if len(st.pendingEvents) == 0 {
 		return
 	}

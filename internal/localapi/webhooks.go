@@ -551,6 +551,16 @@ func (st *state) queueDelivery(e *webhookEndpoint, event string, data any, now t
 	return d, nil
 }
 
+// deliveriesDue reports whether a pending delivery is due and unclaimed.
+func (st *state) deliveriesDue(now time.Time) bool {
+	for _, d := range st.WebhookDeliveries {
+		if d.Status == deliveryPending && !d.NextAt.After(now) && !d.LeaseUntil.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
 // pruneDeliveries drops the oldest finished deliveries of an endpoint
 // beyond maxDeliveriesPerEndpoint.
 func (st *state) pruneDeliveries(endpoint int64) {

@@ -530,3 +530,18 @@ func TestDeliveriesSurviveInTheStateFile(t *testing.T) {
 		t.Errorf("the receiver got %d requests", n)
 	}
 }
+
+// A delivery left pending by a process that ended is posted by the next
+// emulator that serves any request on the same state.
+func TestALeftoverDeliveryIsPostedByTheNextRequest(t *testing.T) {
+	e := newHookEnv(t, 100)
+	rcv := newReceiver(t)
+	id := num(e.createEndpoint(rcv.URL, "", "webhook.test")["id"])
+	_ = e.srv.store.update(e.srv.now(), func(st *state) bool {
+		_, err := st.queueDelivery(findByID(st.WebhookEndpoints, id), "webhook.test", map[string]any{}, e.srv.now())
+		return err == nil
+	})
+	expectStatus(t, e.do("GET", "/api/me", nil), http.StatusOK)
+	rcv.waitCalls(t, 1)
+	e.waitDelivery(id, "delivered")
+}
