@@ -41,6 +41,7 @@ import (
 	"github.com/fibegg/fibe/internal/config"
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 func init() {

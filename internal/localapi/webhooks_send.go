@@ -167,8 +167,8 @@ func (s *Server) claimAndSend() time.Time {
 	var claims []claim
 	var next time.Time
 	now := s.now()
-	err := s.store.update(now, func(st *state) bool {
-		dirty := false
+	err := s.store.update(now, func(st *state) change {
+		dirty := unchanged
 		for _, d := range st.WebhookDeliveries {
 			if d.Status != deliveryPending {
 				continue
@@ -189,13 +189,13 @@ func (s *Server) claimAndSend() time.Time {
 			e := findByID(st.WebhookEndpoints, d.Endpoint)
 			if e == nil {
 				d.Status, d.Error = deliveryFailed, "the endpoint was deleted"
-				dirty = true
+				dirty = changedDurable
 				continue
 			}
 			d.LeaseUntil = now.Add(deliveryLease)
 			claims = append(claims, claim{id: d.ID, endpoint: e.ID, url: e.URL, secret: e.Secret,
 				event: d.EventType, key: d.Key, body: []byte(d.Body), attempt: d.Attempt + 1})
-			dirty = true
+			dirty = max(dirty, changedCheap) // a lease: lost in a crash, it is claimed again
 		}
 		return dirty
 	})
@@ -246,10 +246,10 @@ func (s *Server) post(ctx context.Context, c claim) (int, error) {
 // its backoff.
 func (s *Server) recordAttempt(c claim, code int, sendErr error) {
 	now := s.now()
-	err := s.store.update(now, func(st *state) bool {
+	err := s.store.update(now, func(st *state) change {
 		d := findByID(st.WebhookDeliveries, c.id)
 		if d == nil || d.Status != deliveryPending {
-			return false // the endpoint was deleted meanwhile
+			return unchanged // the endpoint was deleted meanwhile
 		}
 		a := deliveryAttempt{At: now}
 		if code != 0 {
@@ -280,7 +280,7 @@ func (s *Server) recordAttempt(c claim, code int, sendErr error) {
 				e.FailureCount++
 			}
 		}
-		return true
+		return changedDurable
 	})
 	if err != nil {
 		s.cfg.Logf("localapi: webhook delivery %d: %v", c.id, err)
