@@ -35,7 +35,7 @@ func TestCLIWebhooksDeliverAndVerify(t *testing.T) {
 		Secret string   `json:"secret"`
 		Events []string `json:"events"`
 	}
-	w.jsonOf(&ep, "webhooks", "create", "--url", rcv.URL+"/hook", "--event", "playground.created,marquee.created")
+	w.jsonOf(&ep, "webhooks", "create", "--url", rcv.URL+"/hook", "--event", "playground.created", "--event", "marquee.created")
 	if ep.Secret == "" || len(ep.Events) != 2 {
 		t.Fatalf("created %+v", ep)
 	}

@@ -19,8 +19,8 @@ func createSpec() cmdutil.CreateSpec[client.WebhookEndpoint] {
 		Resource: resource.Webhooks(),
 		Use:      "create --url URL --event EVENT... [--description D] [--secret-file F] [-f payload.json|-]",
 		Short:    "Create a webhook endpoint and print its signing secret (once)",
-		Long: `Create a webhook endpoint. Every event it subscribes to (--event, repeated
-or comma-separated; see "fibe webhooks event-types") is posted to --url,
+		Long: `Create a webhook endpoint. Every event it subscribes to (--event, once per
+event; see "fibe webhooks event-types") is posted to --url,
 signed with the endpoint's secret. Without --secret-file the server makes
 one; either way it is printed this once, on standard output: keep it,
 "fibe webhooks verify" and your receiver need it.`,

@@ -19,7 +19,7 @@ func webhooks() *Resource {
 		Verbs:   []Verb{VerbList, VerbGet, VerbCreate, VerbUpdate, VerbDelete},
 		Fields: []Field{
 			{Wire: "url", Arg: "url", Help: "URL the deliveries are posted to", On: []Verb{VerbCreate, VerbUpdate}, Required: true},
-			{Wire: "events", Arg: "event", Kind: Strings, Help: "Event to subscribe to (repeat, or comma-separated; see webhooks event-types)",
+			{Wire: "events", Arg: "event", Kind: Strings, Help: "Event to subscribe to (repeat the flag for more; see webhooks event-types)",
 				On: []Verb{VerbCreate, VerbUpdate}, Required: true},
 			{Wire: "description", Arg: "description", Help: "What the endpoint is for", On: []Verb{VerbCreate, VerbUpdate}},
 			{Wire: "enabled", Arg: "enabled", Kind: Bool, Help: "Whether events are sent to it (default true)", On: []Verb{VerbUpdate}},
