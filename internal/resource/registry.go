@@ -62,6 +62,7 @@ func APIKeys() *Resource { return MustLookup("api_keys") }
 
 // Agents is the description of agents.
 func Agents() *Resource { return MustLookup("agents") }
+
 // Webhooks is the description of webhook endpoints.
 func Webhooks() *Resource { return MustLookup("webhooks") }
 

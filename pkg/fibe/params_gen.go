@@ -459,3 +459,71 @@ func (p *AgentUpdateParams) body() (map[string]any, error) {
 	}
 	return resource.MustLookup("agents").Body(resource.VerbUpdate, base, values)
 }
+
+// WebhookCreateParams are a new webhook. Extra merges into the
+// request's "webhook_endpoint" object, the named fields win, and zero fields
+// are not sent.
+type WebhookCreateParams struct {
+	URL         string   // URL the deliveries are posted to; required
+	Event       []string // Event to subscribe to (repeat the flag for more; see webhooks event-types); required
+	Description string   // What the endpoint is for
+	Secret      string   // the content itself: sent once, never shown back
+	Extra       map[string]any
+}
+
+// body is the "webhook_endpoint" object p sends, checked by the description.
+func (p *WebhookCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.URL != "" {
+		values["url"] = p.URL
+	}
+	if p.Event != nil {
+		values["event"] = p.Event
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.Secret != "" {
+		base["secret"] = p.Secret
+	}
+	return resource.Webhooks().Body(resource.VerbCreate, base, values)
+}
+
+// WebhookUpdateParams change a webhook. Extra merges into the
+// request's "webhook_endpoint" object, the named fields win, and zero fields
+// are not sent.
+type WebhookUpdateParams struct {
+	URL         string   // URL the deliveries are posted to
+	Event       []string // Event to subscribe to (repeat the flag for more; see webhooks event-types)
+	Description string   // What the endpoint is for
+	Enabled     bool     // Whether events are sent to it (default true)
+	Secret      string   // the content itself: sent once, never shown back
+	Extra       map[string]any
+}
+
+// body is the "webhook_endpoint" object p sends, checked by the description.
+func (p *WebhookUpdateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.URL != "" {
+		values["url"] = p.URL
+	}
+	if p.Event != nil {
+		values["event"] = p.Event
+	}
+	if p.Description != "" {
+		values["description"] = p.Description
+	}
+	if p.Enabled {
+		values["enabled"] = p.Enabled
+	}
+	if p.Secret != "" {
+		base["secret"] = p.Secret
+	}
+	return resource.Webhooks().Body(resource.VerbUpdate, base, values)
+}
