@@ -14,13 +14,6 @@ import (
 // playgroundLimit is the plan's playground quota.
 const playgroundLimit = 1000
 
-// statusCounters count what a player has of a family the status reports
-// beyond playgrounds, marquees, secrets and API keys ("props", "agents",
-// "playspecs", "authenticated_agents"): each family's file registers its
-// own in an init, so the status knows nothing of their state. A family
-// not registered counts 0.
-var statusCounters = map[string]func(st *state, player int64) int{}
-
 func (s *Server) statusRoutes(rt *router) {
 	rt.add("GET", "/api/status", "", s.getStatus)
 }
@@ -50,18 +43,12 @@ func (s *Server) getStatus(rc *reqCtx) (*reply, error) {
 			keys++
 		}
 	}
-	count := func(family string) int {
-		if fn := statusCounters[family]; fn != nil {
-			return fn(rc.st, p)
-		}
-		return 0
-	}
 	limit := playgroundLimit
 	body := map[string]any{
 		"playgrounds":     map[string]int{"total": total, "active": active, "stopped": stopped},
-		"agents":          map[string]int{"total": count("agents"), "authenticated": count("authenticated_agents")},
-		"props":           count("props"),
-		"playspecs":       count("playspecs"),
+		"agents":          map[string]int{"total": len(ownedBy(rc.st.Agents, p)), "authenticated": 0}, // no agent signs in here
+		"props":           0,
+		"playspecs":       len(ownedBy(rc.st.Playspecs, p)),
 		"marquees":        len(ownedBy(rc.st.Marquees, p)),
 		"secrets":         len(ownedBy(rc.st.Secrets, p)),
 		"api_keys":        keys,
