@@ -88,7 +88,7 @@ func debugRun(ctx context.Context, opts *DebugOptions) error {
 	if err != nil {
 		return opts.WaitFailed(err)
 	}
-	return opts.Finish(resp, report, report == nil, func() error { return printDebug(opts.IO, report) })
+	return opts.Finish(resp, report, report == nil, func() error { return PrintDebug(opts.IO, report) })
 }
 
 // debugView is the part of a diagnostics report people read.
@@ -107,9 +107,9 @@ type debugView struct {
 	} `json:"startup"`
 }
 
-// printDebug prints the report's playground and startup as a card and
+// PrintDebug prints the report's playground and startup as a card and
 // the log tail below it.
-func printDebug(ios *iostreams.IOStreams, report map[string]any) error {
+func PrintDebug(ios *iostreams.IOStreams, report map[string]any) error {
 	var v debugView
 	data, err := json.Marshal(report)
 	if err != nil {

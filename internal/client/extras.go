@@ -149,7 +149,7 @@ func (s *PlaygroundsService) Debug(ctx context.Context, ref string, o DebugOptio
 	}
 	c := s.c
 	c.trace.printf("accepted: request %s (%s)", oneLine(h.RequestID), oneLine(h.Status))
-	c.emitTo(nil, Event{Kind: EventAccepted, Method: http.MethodGet, URL: r.ref, RequestID: h.RequestID, Status: h.Status, Resource: r.resource})
+	c.emit(Event{Kind: EventAccepted, Method: http.MethodGet, URL: r.ref, RequestID: h.RequestID, Status: h.Status, Resource: r.resource})
 	if wo.NoWait {
 		return nil, resp.meta, nil
 	}
