@@ -10,24 +10,25 @@ import (
 // operation is an accepted (202) request. Its status is a function of wall
 // time: queued until StartAt, running until DoneAt, then success or error.
 type operation struct {
-	ID           string `json:"id"`
-	Kind         string `json:"kind"`
-	PlaygroundID int64  `json:"playground_id,omitempty"`
-	MarqueeID    int64  `json:"marquee_id,omitempty"`
-	Service      string `json:"service,omitempty"`
-	Tail         int    `json:"tail,omitempty"`
-	Force        bool   `json:"force,omitempty"`
-	KeySerial    int64  `json:"key_serial,omitempty"`
+	ID           string          `json:"id"`
+	Kind         string          `json:"kind"`
+	PlaygroundID int64           `json:"playground_id,omitempty"`
+	MarqueeID    int64           `json:"marquee_id,omitempty"`
+	Service      string          `json:"service,omitempty"`
+	Tail         int             `json:"tail,omitempty"`
+	Force        bool            `json:"force,omitempty"`
+	KeySerial    int64           `json:"key_serial,omitempty"`
+	CreatedAt    time.Time       `json:"created_at"`
+	StartAt      time.Time       `json:"start_at"`
+	DoneAt       time.Time       `json:"done_at"`
+	Started      bool            `json:"started,omitempty"`
+	Done         bool            `json:"done,omitempty"`
+	Result       json.RawMessage `json:"result,omitempty"`
+	Error        *opError        `json:"error,omitempty"`
+
 	// Params are what an operation of a kind in opFinishers needs to
 	// finish, as its family's file chose.
-	Params    map[string]string `json:"params,omitempty"`
-	CreatedAt time.Time         `json:"created_at"`
-	StartAt   time.Time         `json:"start_at"`
-	DoneAt    time.Time         `json:"done_at"`
-	Started   bool              `json:"started,omitempty"`
-	Done      bool              `json:"done,omitempty"`
-	Result    json.RawMessage   `json:"result,omitempty"`
-	Error     *opError          `json:"error,omitempty"`
+	Params map[string]string `json:"params,omitempty"`
 }
 
 type opError struct {
