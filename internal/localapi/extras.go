@@ -3,6 +3,7 @@ package localapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -29,6 +30,39 @@ func (s *Server) extraRoutes(rt *router) {
 	rt.add("GET", "/api/playgrounds/{id}/env_metadata", "playgrounds:read", s.playgroundEnvMetadata)
 	rt.add("GET", "/api/playgrounds/{id}/debug", "playgrounds:read", s.playgroundDebug)
 	rt.add("POST", "/api/autoconnect_tokens", "marquees:write", s.createAutoconnectToken)
+}
+
+// playgroundExtras are the detail fields of a playground beyond the core
+// ones: where it is served and how much of its lifetime is used.
+type playgroundExtras struct {
+	ComposeProject       string         `json:"compose_project"`
+	RootDomain           string         `json:"root_domain"`
+	RoutingScheme        string         `json:"routing_scheme"`
+	ExpirationPercentage float64        `json:"expiration_percentage"` // of its lifetime used, 0–100
+	NeedsRecreation      bool           `json:"needs_recreation"`
+	BuildWarnings        []string       `json:"build_warnings"`
+	ServiceBranches      map[string]any `json:"service_branches"`
+}
+
+func playgroundExtrasOf(pg *playground, host string, now time.Time) playgroundExtras {
+	x := playgroundExtras{ComposeProject: composeProject(pg), RootDomain: pg.Name + "." + host, RoutingScheme: "subdomain",
+		BuildWarnings: []string{}, ServiceBranches: map[string]any{}}
+	if life := pg.ExpiresAt.Sub(pg.CreatedAt); life > 0 {
+		used := float64(now.Sub(pg.CreatedAt)) / float64(life) * 100
+		x.ExpirationPercentage = math.Round(min(max(used, 0), 100)*10) / 10
+	}
+	return x
+}
+
+// marqueeExtras: no billing request is ever pending in the emulator; a
+// marquee launches chat agents when it is active and paid for.
+type marqueeExtras struct {
+	BillingRequestedUntil *time.Time `json:"billing_requested_until"`
+	ChatLaunchable        bool       `json:"chat_launchable"`
+}
+
+func marqueeExtrasOf(m *marquee, now time.Time) marqueeExtras {
+	return marqueeExtras{ChatLaunchable: m.status() == "active" && m.funded(now)}
 }
 
 // composeProject is the compose project a playground's containers run

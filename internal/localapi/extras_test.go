@@ -156,3 +156,28 @@ func TestAutoconnectTokens(t *testing.T) {
 		}
 	}
 }
+
+// A playground's detail names its compose project and root domain; a
+// marquee says whether it launches chats (active and paid for) and has a
+// billing_requested_until (null: none pending).
+func TestDetailExtras(t *testing.T) {
+	e := newEnv(t, Config{})
+	pg := e.createPG("det", "web", nil)
+	cmp := e.do("GET", "/api/playgrounds/det/compose", nil).json(t)
+	if pg["compose_project"] != cmp["compose_project"] || pg["root_domain"] != "det.local.fibe.test" || pg["routing_scheme"] != "subdomain" {
+		t.Errorf("playground detail: %v", pg)
+	}
+	e.clock.Advance(defaultLifetime / 4)
+	if p := e.do("GET", "/api/playgrounds/det", nil).json(t)["expiration_percentage"]; p != 25.0 {
+		t.Errorf("expiration_percentage after a quarter of the lifetime: %v", p)
+	}
+	for name, want := range map[string]bool{"local": true, "unpaid": false} {
+		m := e.do("GET", "/api/marquees/"+name, nil).json(t)
+		if v, present := m["billing_requested_until"]; !present || v != nil {
+			t.Errorf("%s: billing_requested_until %v (present %v)", name, v, present)
+		}
+		if m["chat_launchable"] != want {
+			t.Errorf("%s: chat_launchable %v, want %v", name, m["chat_launchable"], want)
+		}
+	}
+}
