@@ -59,7 +59,7 @@ stdin), never from the command line.`,
 	cmd.Flags().StringVar(&opts.SSLMode, "ssl-mode", "", "TLS certificates: "+strings.Join(sslModes, ", "))
 	cmd.Flags().StringVar(&opts.DNSProvider, "dns-provider", "", "DNS provider for certificate challenges (route53, cloudflare, ...)")
 	cmd.Flags().StringVar(&opts.DNSCredentialsFile, "dns-credentials-file", "", "File of KEY=VALUE lines with the DNS provider's credentials (- for stdin)")
-	_ = cmd.RegisterFlagCompletionFunc("ssl-mode", cobra.FixedCompletions(sslModes, cobra.ShellCompDirectiveNoFileComp))
+	f.CompleteFlag(cmd, "ssl-mode", cobra.FixedCompletions(sslModes, cobra.ShellCompDirectiveNoFileComp))
 	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
 	return cmd
 }

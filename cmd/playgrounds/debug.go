@@ -61,7 +61,7 @@ async operation, waited on unless --no-wait). --json prints the whole report.`,
 	cmd.Flags().StringVarP(&opts.Service, "service", "s", "", "Only this service")
 	cmd.Flags().IntVarP(&opts.LogsTail, "logs-tail", "n", 0, "Log lines to include (default: the server's)")
 	cmd.Flags().BoolVar(&opts.Refresh, "refresh", false, "Ask the marquee for live diagnostics (async)")
-	_ = cmd.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions(client.DebugModes, cobra.ShellCompDirectiveNoFileComp))
+	f.CompleteFlag(cmd, "mode", cobra.FixedCompletions(client.DebugModes, cobra.ShellCompDirectiveNoFileComp))
 	cmdutil.AddWaitFlags(cmd, &opts.Wait)
 	return cmd
 }
