@@ -80,19 +80,32 @@ func (s *Server) playgroundCompose(rc *reqCtx) (*reply, error) {
 	}
 	out := map[string]any{"compose_yaml": "", "compose_project": composeProject(pg)}
 	if rendered(pg) {
-		out["compose_yaml"] = rc.st.renderCompose(pg)
+		out["compose_yaml"] = rc.st.renderCompose(pg, rc.now)
 	}
 	return jsonReply(http.StatusOK, out), nil
 }
 
-// composeFile is the rendered compose file: its keys in the order a
-// person writes them.
-type composeFile struct {
-	Name     string                    `yaml:"name"`
-	Services map[string]composeService `yaml:"services"`
+// playgroundServices are pg's services (its playspec's) as its view
+// shows them, and whether each is exposed. The extras read a playspec only
+// through the playground's view, so they do not depend on how playspecs
+// are kept.
+func (st *state) playgroundServices(pg *playground, now time.Time) (playspecName string, services []serviceView, exposed map[string]bool) {
+	v := st.playgroundView(pg, now)
+	exposed = map[string]bool{}
+	for _, u := range v.ServiceURLs {
+		exposed[u.Name] = true
+	}
+	return v.PlayspecName, v.Services, exposed
 }
 
-type composeService struct {
+// renderedCompose is the rendered compose file: its keys in the order a
+// person writes them.
+type renderedCompose struct {
+	Name     string                     `yaml:"name"`
+	Services map[string]renderedService `yaml:"services"`
+}
+
+type renderedService struct {
 	Image       string            `yaml:"image"`
 	Restart     string            `yaml:"restart"`
 	Environment map[string]string `yaml:"environment,omitempty"`
@@ -101,28 +114,48 @@ type composeService struct {
 
 // renderCompose renders the compose file of pg from its playspec's
 // services and its environment.
-func (st *state) renderCompose(pg *playground) string {
-	f := composeFile{Name: composeProject(pg), Services: map[string]composeService{}}
+func (st *state) renderCompose(pg *playground, now time.Time) string {
+	f := renderedCompose{Name: composeProject(pg), Services: map[string]renderedService{}}
 	env := st.playgroundEnv(pg)
-	if ps := playspecByID(pg.PlayspecID); ps != nil {
-		for _, svc := range ps.services {
-			cs := composeService{
-				Image:       "registry.fibe.test/" + ps.name + "/" + svc.name + ":latest",
-				Restart:     "unless-stopped",
-				Environment: env.merged,
-				Labels:      map[string]string{"fibe.gg/playground": pg.Name, "fibe.gg/service": svc.name},
-			}
-			if svc.public {
-				cs.Labels["fibe.gg/expose"] = "true"
-			}
-			f.Services[svc.name] = cs
+	spec, services, exposed := st.playgroundServices(pg, now)
+	for _, svc := range services {
+		rs := renderedService{
+			Image:       "registry.fibe.test/" + spec + "/" + svc.Name + ":latest",
+			Restart:     "unless-stopped",
+			Environment: env.merged,
+			Labels:      map[string]string{"fibe.gg/playground": pg.Name, "fibe.gg/service": svc.Name},
 		}
+		if exposed[svc.Name] {
+			rs.Labels["fibe.gg/expose"] = "true"
+		}
+		f.Services[svc.Name] = rs
 	}
 	out, err := yaml.Marshal(f)
 	if err != nil {
 		panic("localapi: encode compose: " + err.Error())
 	}
 	return string(out)
+}
+
+// logTail is the last tail log lines before at, of one service or across
+// all, as a log snapshot shows them (logMessage).
+func logTail(services []serviceView, service string, tail int, at time.Time) []string {
+	names := []string{}
+	for _, s := range services {
+		if service == "" || s.Name == service {
+			names = append(names, s.Name)
+		}
+	}
+	lines := []string{}
+	if len(names) == 0 {
+		return lines
+	}
+	for i := tail; i >= 1; i-- {
+		svc := names[i%len(names)]
+		ts := at.Add(-time.Duration(i) * 250 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+		lines = append(lines, ts+" "+svc+" | "+logMessage(svc, i))
+	}
+	return lines
 }
 
 // playgroundEnvironment is the environment a playground's services get:
@@ -211,8 +244,15 @@ func (rc *reqCtx) debugQuery(pg *playground) (debugQuery, error) {
 		}
 		d.refresh = b
 	}
-	if ps := playspecByID(pg.PlayspecID); d.service != "" && ps != nil && !ps.hasService(d.service) {
-		return d, invalid("service", "is not a service of this playground ("+strings.Join(ps.serviceNames(), ", ")+")")
+	if d.service != "" {
+		_, services, _ := rc.st.playgroundServices(pg, rc.now)
+		names := make([]string, len(services))
+		for i, s := range services {
+			names[i] = s.Name
+		}
+		if !slices.Contains(names, d.service) {
+			return d, invalid("service", "is not a service of this playground ("+strings.Join(names, ", ")+")")
+		}
 	}
 	return d, nil
 }
@@ -250,9 +290,9 @@ func finishDebug(st *state, op *operation) {
 // startup, its services with a log tail each, and (mode full) its
 // environment's keys and the failure detail.
 func (st *state) debugReport(pg *playground, d debugQuery, at time.Time) map[string]any {
-	ps := playspecByID(pg.PlayspecID)
+	_, views, _ := st.playgroundServices(pg, at)
 	state, exit := "starting", any(nil)
-	svcStatus, health, running, code := serviceState(pg.Status)
+	_, _, running, code := serviceState(pg.Status)
 	switch {
 	case running:
 		state = "running"
@@ -264,19 +304,17 @@ func (st *state) debugReport(pg *playground, d debugQuery, at time.Time) map[str
 		missing = append(missing, "compose_yaml")
 	}
 	services := []map[string]any{}
-	if ps != nil {
-		for _, svc := range ps.services {
-			if d.service != "" && svc.name != d.service {
-				continue
-			}
-			row := map[string]any{"name": svc.name, "status": svcStatus, "health": health, "running": running, "exit_code": code}
-			if d.mode == "full" {
-				row["log_tail"] = logSnapshot(pg, svc.name, d.tail, at).Lines
-			}
-			services = append(services, row)
+	for _, svc := range views {
+		if d.service != "" && svc.Name != d.service {
+			continue
 		}
+		row := map[string]any{"name": svc.Name, "status": svc.Status, "health": svc.Health, "running": svc.Running, "exit_code": svc.ExitCode}
+		if d.mode == "full" {
+			row["log_tail"] = logTail(views, svc.Name, d.tail, at)
+		}
+		services = append(services, row)
 	}
-	tail := logSnapshot(pg, d.service, d.tail, at).Lines
+	tail := logTail(views, d.service, d.tail, at)
 	report := map[string]any{
 		"playground": map[string]any{"id": pg.ID, "name": pg.Name, "status": pg.Status},
 		"mode":       d.mode,
