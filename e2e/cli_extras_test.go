@@ -80,6 +80,14 @@ func TestCLIPlaygroundExtras(t *testing.T) {
 	mustContain(t, "pg compose", r.stdout, "services:", "web:", "worker:", "db:")
 	r = w.ok("pg", "debug", "extra", "--refresh", "--logs-tail", "3")
 	mustContain(t, "pg debug", r.stdout, "extra", "Startup", "running", "Last log lines:")
+	// A refresh not waited on is resumed by ops wait, which prints it as
+	// pg debug does.
+	var h struct {
+		RequestID string `json:"request_id"`
+	}
+	w.jsonOf(&h, "pg", "debug", "extra", "--refresh", "--no-wait")
+	r = w.ok("ops", "wait", h.RequestID)
+	mustContain(t, "ops wait of a debug refresh", r.stdout, "Playground", "extra", "Startup", "Last log lines:")
 	expectExit(t, w, 2, "", "pg", "debug", "extra", "--mode", "verbose")
 	expectExit(t, w, 3, "RESOURCE_NOT_FOUND", "pg", "compose", "nowhere")
 }
