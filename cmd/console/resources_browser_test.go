@@ -18,8 +18,8 @@ func TestBrowserPlayspecsPage(t *testing.T) {
 	fx := startConsole(t, quiet)
 	ctx := newTab(t)
 	fx.openPage(ctx, "/")
-	waitJS(t, ctx, bound, `!!document.querySelector('header nav a[href="/playspecs"]')`)
-	if err := chromedp.Do(ctx, chromedp.Click(`header nav a[href="/playspecs"]`)); err != nil {
+	waitJS(t, ctx, bound, `!!document.querySelector('header a.nav[href="/playspecs"]')`)
+	if err := chromedp.Do(ctx, chromedp.Click(`header a.nav[href="/playspecs"]`)); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, bound, `document.title.startsWith("Playspecs")`)
