@@ -6,9 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,9 +25,6 @@ type AutoconnectOptions struct {
 	DNSCredentialsFile string
 	Mutation           cmdutil.MutationFlags
 }
-
-// sslModes are the values of --ssl-mode.
-var sslModes = []string{"none", "letsencrypt", "custom"}
 
 // NewCmdAutoconnectToken builds `fibe marquees autoconnect-token`.
 func NewCmdAutoconnectToken(f *cmdutil.Factory, runF func(context.Context, *AutoconnectOptions) error) *cobra.Command {
@@ -56,10 +51,10 @@ stdin), never from the command line.`,
 	cmd.Flags().StringVar(&opts.Email, "email", "", "Contact email for the server's certificates")
 	cmd.Flags().StringVar(&opts.Domain, "domain", "", "Domain the marquee serves")
 	cmd.Flags().StringVar(&opts.IP, "ip", "", "The server's public IP address")
-	cmd.Flags().StringVar(&opts.SSLMode, "ssl-mode", "", "TLS certificates: "+strings.Join(sslModes, ", "))
+	cmd.Flags().StringVar(&opts.SSLMode, "ssl-mode", "", "TLS certificates: "+strings.Join(client.SSLModes, ", "))
 	cmd.Flags().StringVar(&opts.DNSProvider, "dns-provider", "", "DNS provider for certificate challenges (route53, cloudflare, ...)")
 	cmd.Flags().StringVar(&opts.DNSCredentialsFile, "dns-credentials-file", "", "File of KEY=VALUE lines with the DNS provider's credentials (- for stdin)")
-	f.CompleteFlag(cmd, "ssl-mode", cobra.FixedCompletions(sslModes, cobra.ShellCompDirectiveNoFileComp))
+	f.CompleteFlag(cmd, "ssl-mode", cobra.FixedCompletions(client.SSLModes, cobra.ShellCompDirectiveNoFileComp))
 	cmdutil.AddMutationFlags(cmd, &opts.Mutation)
 	return cmd
 }
@@ -69,15 +64,13 @@ stdin), never from the command line.`,
 func (opts *AutoconnectOptions) request() (client.AutoconnectRequest, error) {
 	r := client.AutoconnectRequest{Email: strings.TrimSpace(opts.Email), Domain: strings.TrimSpace(opts.Domain),
 		IP: strings.TrimSpace(opts.IP), SSLMode: opts.SSLMode, DNSProvider: strings.TrimSpace(opts.DNSProvider)}
-	switch {
-	case r.Email != "" && (!strings.Contains(r.Email, "@") || strings.ContainsAny(r.Email, " \t")):
-		return r, output.FlagErrorf("--email %q is not an email address", r.Email)
-	case r.Domain != "" && (strings.ContainsAny(r.Domain, " /@:") || !strings.Contains(r.Domain, ".")):
-		return r, output.FlagErrorf("--domain %q is not a domain name", r.Domain)
-	case r.IP != "" && net.ParseIP(r.IP) == nil:
-		return r, output.FlagErrorf("--ip %q is not an IP address", r.IP)
-	case r.SSLMode != "" && !slices.Contains(sslModes, r.SSLMode):
-		return r, output.FlagErrorf("--ssl-mode must be one of %s, not %q", strings.Join(sslModes, ", "), r.SSLMode)
+	if err := r.Check(); err != nil {
+		// The client's rule, in the command line's words: its field is a flag.
+		if e, ok := client.AsError(err); ok {
+			field, _ := e.Details["field"].(string)
+			return r, output.FlagErrorf("--%s%s", strings.ReplaceAll(field, "_", "-"), strings.TrimPrefix(e.Message, field))
+		}
+		return r, err
 	}
 	if opts.DNSCredentialsFile == "" {
 		return r, nil

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // The playground and marquee extras (docs/api.md, "Playground extras" and
@@ -81,6 +84,28 @@ type AutoconnectRequest struct {
 	SSLMode        string            `json:"ssl_mode,omitempty"`
 	DNSProvider    string            `json:"dns_provider,omitempty"`
 	DNSCredentials map[string]string `json:"dns_credentials,omitempty"`
+}
+
+// SSLModes are the values of AutoconnectRequest.SSLMode.
+var SSLModes = []string{"none", "letsencrypt", "custom"}
+
+// Check refuses, before anything is sent, what the server would refuse:
+// INVALID_ARGUMENT naming the field. A credential's value is never in the
+// message.
+func (r AutoconnectRequest) Check() error {
+	switch {
+	case r.Email != "" && (!strings.Contains(r.Email, "@") || strings.ContainsAny(r.Email, " \t")):
+		return InvalidArgument("email", "email %q is not an email address", r.Email)
+	case r.Domain != "" && (strings.ContainsAny(r.Domain, " /@:") || !strings.Contains(r.Domain, ".")):
+		return InvalidArgument("domain", "domain %q is not a domain name", r.Domain)
+	case r.IP != "" && net.ParseIP(r.IP) == nil:
+		return InvalidArgument("ip", "ip %q is not an IP address", r.IP)
+	case r.SSLMode != "" && !slices.Contains(SSLModes, r.SSLMode):
+		return InvalidArgument("ssl_mode", "ssl_mode must be one of %s, not %q", strings.Join(SSLModes, ", "), r.SSLMode)
+	case len(r.DNSCredentials) > 0 && r.DNSProvider == "":
+		return InvalidArgument("dns_provider", "dns_credentials need a dns_provider")
+	}
+	return nil
 }
 
 // AutoconnectToken is a one-time token a new server uses to connect itself
@@ -172,6 +197,9 @@ func (s *PlaygroundsService) Debug(ctx context.Context, ref string, o DebugOptio
 // new one; a retry carries the same Idempotency-Key and gets the same
 // token back.
 func (s *MarqueesService) AutoconnectToken(ctx context.Context, body AutoconnectRequest, mo MutationOptions) (*AutoconnectToken, *Response, error) {
+	if err := body.Check(); err != nil {
+		return nil, nil, err
+	}
 	var out AutoconnectToken
 	meta, err := s.c.mutate(ctx, mutation{method: http.MethodPost, path: "/api/autoconnect_tokens",
 		body: body, resource: s.c.HostResource(), mo: mo}, &out)

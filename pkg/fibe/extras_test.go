@@ -63,8 +63,16 @@ func TestAutoconnectToken(t *testing.T) {
 	if err != nil || b.Token == a.Token {
 		t.Fatalf("second token %+v, %v", b, err)
 	}
-	_, _, err = c.Marquees.AutoconnectToken(ctx, &fibe.AutoconnectTokenParams{IP: "not-an-ip"})
-	if e := asError(t, err); e.Code != fibe.CodeValidationFailed || !strings.Contains(e.Error(), "ip") {
-		t.Errorf("bad ip: %v", err)
+	// Bad input is refused before anything is sent.
+	sent := requests(srv, "POST /api/autoconnect_tokens")
+	for _, p := range []*fibe.AutoconnectTokenParams{
+		{IP: "not-an-ip"}, {Email: "nope"}, {SSLMode: "sometimes"},
+		{DNSCredentials: map[string]string{"token": "hunter2"}},
+	} {
+		_, _, err = c.Marquees.AutoconnectToken(ctx, p)
+		if e := asError(t, err); e.Code != fibe.CodeInvalidArgument || strings.Contains(e.Error(), "hunter2") {
+			t.Errorf("%+v: %v", p, err)
+		}
 	}
+	wantRequests(t, srv, "POST /api/autoconnect_tokens", sent)
 }
