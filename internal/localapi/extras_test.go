@@ -8,20 +8,6 @@ import (
 	"time"
 )
 
-// scopedKey mints a key of player 1 holding only scopes.
-func (e *env) scopedKey(scopes ...string) string {
-	e.t.Helper()
-	var token string
-	err := e.srv.store.update(e.srv.now(), func(st *state) bool {
-		_, token = st.mintKey(1, "test", scopes, nil, false, e.srv.now())
-		return true
-	})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return token
-}
-
 func bearer(token string) reqOpt { return withHeader("Authorization", "Bearer "+token) }
 
 // The compose file is empty until the playground has been provisioned,
@@ -94,7 +80,7 @@ func TestPlaygroundDebug(t *testing.T) {
 func TestPlaygroundExtrasScopesAndOwnership(t *testing.T) {
 	e := newEnv(t, Config{Players: 2})
 	e.createPG("mine", "web", nil)
-	ro, none := e.scopedKey("playgrounds:read"), e.scopedKey("agents:read")
+	ro, none := e.mint(1, "playgrounds:read"), e.mint(1, "agents:read")
 	other := e.srv.primaryToken(2)
 	for _, sub := range []string{"compose", "env_metadata", "debug"} {
 		expectStatus(t, e.do("GET", "/api/playgrounds/mine/"+sub, nil, bearer(ro)), http.StatusOK)
@@ -138,7 +124,7 @@ func TestAutoconnectTokens(t *testing.T) {
 	if a != b {
 		t.Errorf("a replay minted another token")
 	}
-	r = e.do("POST", "/api/autoconnect_tokens", map[string]any{"email": "x"}, bearer(e.scopedKey("marquees:read")))
+	r = e.do("POST", "/api/autoconnect_tokens", map[string]any{"email": "x"}, bearer(e.mint(1, "marquees:read")))
 	expectStatus(t, r, http.StatusForbidden)
 	for body, field := range map[string]string{
 		`{"email": "nope"}`:                           "email",
