@@ -67,9 +67,17 @@ func TestListFilterFlags(t *testing.T) {
 
 	// The old form of --sort is translated, with a warning.
 	r := w.ok("mq", "list", "--sort", "-name")
-	if !strings.Contains(r.stderr, "old form") || !strings.Contains(r.stderr, "name_desc") {
-		t.Errorf("--sort -name: no warning about the old form:\n%s", r.stderr)
+	if !strings.Contains(r.stderr, "old form") || !strings.Contains(r.stderr, "name_desc") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("--sort -name: not one line of warning about the old form:\n%s", r.stderr)
 	}
+	r = w.ok("pg", "list", "--sort", "-name", "--json")
+	var sorted []map[string]any
+	if decodeOne(r.stdout, &sorted) != nil || len(sorted) != 3 || sorted[0]["name"] != "charlie-web" || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("pg list --sort -name --json:\n%s", r)
+	}
+	// A sort the server refuses (its column list may differ from ours) is
+	// INVALID_SORT, exit 5.
+	expectExit(t, w, 5, "INVALID_SORT", "api", "/api/marquees?sort=paid_until_asc")
 
 	// A playspec the server does not know is its 422, not an empty list.
 	expectExit(t, w, 5, "VALIDATION_FAILED", "pg", "list", "--playspec", "nope")
@@ -250,13 +258,17 @@ func TestLocalServeAnswersAsThePlatform(t *testing.T) {
 	if got := names("/api/playgrounds?sort=name_desc&per_page=2&page=2"); !slices.Equal(got, []string{"one"}) {
 		t.Errorf("sorted page 2: %v", got)
 	}
-	if code, body := call(t, base, key, "GET", "/api/playgrounds?sort=size", ""); code != 400 || body["error"].(map[string]any)["code"] != "INVALID_SORT" {
-		t.Errorf("GET ?sort=size: %d %v", code, body)
-	}
 	for _, q := range []string{"created_after=soon", "status=asleep", "marquee_id=nowhere"} {
 		code, body := call(t, base, key, "GET", "/api/playgrounds?"+q, "")
 		param, _, _ := strings.Cut(q, "=")
 		if errObj, _ := body["error"].(map[string]any); code != 422 || errObj["code"] != "VALIDATION_FAILED" || !strings.Contains(fmt.Sprint(errObj["details"]), param) {
+			t.Errorf("GET ?%s: %d %v", q, code, body)
+		}
+	}
+	// An unknown sort is the platform's 400 INVALID_SORT, naming the valid ones.
+	for _, q := range []string{"sort=size", "sort=-name", "sort=name_sideways"} {
+		code, body := call(t, base, key, "GET", "/api/playgrounds?"+q, "")
+		if errObj, _ := body["error"].(map[string]any); code != 400 || errObj["code"] != "INVALID_SORT" || !strings.Contains(fmt.Sprint(errObj["details"]), "name_desc") {
 			t.Errorf("GET ?%s: %d %v", q, code, body)
 		}
 	}

@@ -119,6 +119,13 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 	case "GET /api/text":
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("hello " + esc))
+	case "GET /api/playgrounds/evil/env_metadata":
+		jsonBody(200, map[string]any{"merged": map[string]any{"K" + esc: "v" + esc}, "metadata": map[string]any{}, "system_keys": []string{"K" + esc}})
+	case "GET /api/playgrounds/evil/compose":
+		jsonBody(200, map[string]any{"compose_yaml": "services:\n  web" + esc + ":\n    image: x\n", "compose_project": "p" + esc})
+	case "GET /api/playgrounds/evil/debug":
+		jsonBody(200, map[string]any{"playground": map[string]any{"id": 7, "name": "pg" + esc, "status": esc},
+			"startup": map[string]any{"state": esc, "missing_artifacts": []string{esc}, "log_tail": []string{"tail " + esc}}})
 	case "POST /api/playgrounds/evil/logs":
 		jsonBody(200, map[string]any{"lines": []string{"\x1b[31mred\x1b[0m\tok", "log " + esc}})
 	case "GET /api/redirect":

@@ -28,7 +28,8 @@ func rawServerEscape(out string) bool {
 func TestHostileEscapeSequencesAtATerminal(t *testing.T) {
 	h := newHostile(t)
 	w := h.world(t)
-	for _, args := range [][]string{{"pg", "get", "evil"}, {"pg", "list"}, {"mq", "get", "evil"}, {"mq", "list"}, {"api", "text"}, {"pg", "get", "bad"}} {
+	for _, args := range [][]string{{"pg", "get", "evil"}, {"pg", "list"}, {"mq", "get", "evil"}, {"mq", "list"}, {"api", "text"}, {"pg", "get", "bad"},
+		{"pg", "env", "evil"}, {"pg", "compose", "evil"}, {"pg", "debug", "evil"}} {
 		out, _ := w.runTTY(nil, "", nil, args...)
 		plain := sgr.ReplaceAllString(out, "")
 		if rawServerEscape(out) {

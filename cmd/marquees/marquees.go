@@ -25,6 +25,7 @@ func NewCmdMarquees(f *cmdutil.Factory) *cobra.Command {
 		NewCmdDelete(f),
 		NewCmdTestConnection(f, nil),
 		NewCmdSSHKey(f, nil),
+		NewCmdAutoconnectToken(f, nil),
 	)
 	return cmd
 }

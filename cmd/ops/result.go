@@ -117,7 +117,8 @@ func typePrinter(t reflect.Type) resultPrint {
 }
 
 // otherRoutes are the routes that may answer 202 (docs/api.md) that no
-// resource description has as an action yet: POST <resource path>/<id>/<sub>.
+// resource description has as an action yet: <method> <resource path>/<id>/<sub>
+// (a debug read is a GET that may answer 202).
 var otherRoutes = []struct {
 	resource, method, sub string
 	print                 resultPrint
@@ -125,6 +126,7 @@ var otherRoutes = []struct {
 	{"playgrounds", http.MethodPost, "status", playgroundResult},
 	{"playgrounds", http.MethodPost, "logs", logsResult},
 	{"marquees", http.MethodPost, "ssh_keys", sshKeyResult},
+	{"playgrounds", http.MethodGet, "debug", debugResult},
 }
 
 func playgroundResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
@@ -152,6 +154,14 @@ func logsResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
 	}
 	_, err := io.WriteString(ios.Out, joinLines(output.LogLines(ios, logs.Lines)))
 	return true, err
+}
+
+func debugResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {
+	var report map[string]any
+	if json.Unmarshal(raw, &report) != nil || report["playground"] == nil {
+		return false, nil
+	}
+	return true, playgrounds.PrintDebug(ios, report)
 }
 
 func sshKeyResult(ios *iostreams.IOStreams, raw json.RawMessage) (bool, error) {

@@ -24,6 +24,8 @@ func TestPrintResultCards(t *testing.T) {
 			[]string{"Host:", "203.0.113.7", "User:", "deploy"}},
 		{"POST", "/api/playgrounds/p/logs", `{"lines": ["one", "two"]}`, []string{"one\ntwo\n"}},
 		{"POST", "/api/marquees/3/ssh_keys", `{"public_key": "ssh-ed25519 AAAA fibe"}`, []string{"ssh-ed25519 AAAA fibe\n"}},
+		{"GET", "/api/playgrounds/p/debug?refresh=true", `{"playground": {"id": 7, "name": "p", "status": "running"}, "startup": {"state": "running", "log_tail": ["up"]}}`,
+			[]string{"Playground:", "p", "Startup:", "running", "Last log lines:", "up"}},
 		{"POST", "/api/marquees/3/connection_tests", `{"success": true, "message": "connected to deploy@h:22"}`, []string{"✓ connected to deploy@h:22"}},
 		{"POST", "/api/marquees/3/connection_tests", `{"ok": false, "error": "timed out"}`, []string{"✗ timed out"}},
 		{"post", "/api/playgrounds/p/operations?x=1", `{"id": 7, "name": "p", "status": "stopped"}`, []string{"Name:", "p", "Status:", "stopped"}},

@@ -1,6 +1,7 @@
 // Package playgrounds implements `fibe playgrounds` (alias `pg`): list,
 // inspect, create, change and delete playgrounds, run their operations
-// (rollout, restart, stop, start), wait for them and read their logs.
+// (rollout, restart, stop, start), wait for them, read their logs, and show
+// their environment, compose file and diagnostics.
 package playgrounds
 
 import (
@@ -29,6 +30,9 @@ func NewCmdPlaygrounds(f *cmdutil.Factory) *cobra.Command {
 		NewCmdLogs(f, nil),
 		NewCmdExtend(f, nil),
 		NewCmdShell(f, nil),
+		NewCmdEnv(f, nil),
+		NewCmdCompose(f, nil),
+		NewCmdDebug(f, nil),
 	)
 	cmd.AddCommand(newCmdActions(f)...)
 	return cmd

@@ -27,6 +27,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /events/playgrounds/{ref}", s.playgroundEvents)
 	mux.HandleFunc("GET /streams/url", s.streamURL)
 	mux.HandleFunc("GET /streams/ws/{ticket}", s.streamRelay)
+	mux.HandleFunc("GET /{resource}", s.resourcePage)
+	mux.HandleFunc("POST /{resource}", s.createResource)
 	mux.HandleFunc("GET /assets/", serveAsset)
 	return s.guard(mux)
 }

@@ -87,6 +87,7 @@ type page struct {
 	Nonce        string // the session's CSP nonce
 	AssetVersion string
 	APILabel     string
+	Nav          []navLink
 	Body         any
 }
 
@@ -115,7 +116,7 @@ type playgroundView struct {
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, body any) {
 	var buf bytes.Buffer
-	p := page{Title: title, AssetVersion: assetVersion(), APILabel: s.cfg.APILabel, Body: body}
+	p := page{Title: title, AssetVersion: assetVersion(), APILabel: s.cfg.APILabel, Nav: navLinks(), Body: body}
 	if sess := sessionFrom(r.Context()); sess != nil {
 		p.CSRF, p.Nonce = sess.csrf, sess.nonce
 	}

@@ -25,6 +25,10 @@ type operation struct {
 	Done         bool            `json:"done,omitempty"`
 	Result       json.RawMessage `json:"result,omitempty"`
 	Error        *opError        `json:"error,omitempty"`
+
+	// Params are what an operation of a kind in opFinishers needs to
+	// finish, as its family's file chose.
+	Params map[string]string `json:"params,omitempty"`
 }
 
 type opError struct {
@@ -158,10 +162,19 @@ func (st *state) startOp(op *operation) {
 	pg.Status, pg.UpdatedAt = spec.during, op.StartAt
 }
 
+// opFinishers finish the operations of kinds that a family of resources
+// adds (its own file registers them in an init function): they set the
+// operation's outcome (succeed or fail) and apply it to the state.
+var opFinishers = map[string]func(st *state, op *operation){}
+
 // finishOp computes an operation's outcome and applies it.
 func (st *state) finishOp(op *operation) {
 	if op.Result != nil || op.Error != nil {
 		return // decided when it was accepted (a template upgrade, a source refresh)
+	}
+	if finish := opFinishers[op.Kind]; finish != nil {
+		finish(st, op)
+		return
 	}
 	at := op.DoneAt
 	if op.Kind == opConnectionTest || op.Kind == opSSHKey {

@@ -31,6 +31,8 @@ type playgroundView struct {
 	Services      []serviceView     `json:"services"`
 	BuildStatuses []buildStatus     `json:"build_statuses"`
 	jobView                         // job_mode, result_status, job_result (tricks.go)
+
+	playgroundExtras // the detail of docs/api.md "Playgrounds" (extras.go)
 }
 
 // playgroundStatusView is the status body: a playground plus failure detail.
@@ -85,6 +87,8 @@ type marqueeView struct {
 	BillingRuntimeActive bool      `json:"billing_runtime_active"`
 	CreatedAt            time.Time `json:"created_at"`
 	UpdatedAt            time.Time `json:"updated_at"`
+
+	marqueeExtras // billing request and chat launches (extras.go)
 }
 
 type listMeta struct {
@@ -125,6 +129,7 @@ func (st *state) playgroundView(pg *playground, now time.Time) playgroundView {
 	if m := st.marqueeByID(pg.MarqueeID); m != nil {
 		v.MarqueeName, host = m.Name, m.Host
 	}
+	v.playgroundExtras = playgroundExtrasOf(pg, host, now)
 	if ps == nil {
 		return v
 	}
@@ -187,6 +192,7 @@ func marqueeViewOf(m *marquee, now time.Time) marqueeView {
 		BuildPlatform: nullable(m.BuildPlatform), PropID: m.PropID,
 		SSHKeyConfigured: m.HasSSHKey, PaidUntil: m.PaidUntil, BillingRuntimeActive: m.funded(now),
 		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt,
+		marqueeExtras: marqueeExtrasOf(m, now),
 	}
 }
 

@@ -450,6 +450,15 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	if lines := ok("fibe_playgrounds_logs", map[string]any{"playground": "tour", "tail": 3}); len(lines["lines"].([]any)) == 0 {
 		t.Fatalf("no log lines: %v", lines)
 	}
+	if env := ok("fibe_playgrounds_env", map[string]any{"playground": "tour"}); env["merged"].(map[string]any)["B"] != "2" {
+		t.Fatalf("fibe_playgrounds_env = %v", env)
+	}
+	if cmp := ok("fibe_playgrounds_compose", map[string]any{"playground": "tour"}); !strings.Contains(fmt.Sprint(cmp["compose_yaml"]), "services:") {
+		t.Fatalf("fibe_playgrounds_compose = %v", cmp)
+	}
+	if dbg := ok("fibe_playgrounds_debug", map[string]any{"playground": "tour", "logs_tail": 2}); dbg["refreshed"] != true || len(dbg["startup"].(map[string]any)["log_tail"].([]any)) != 2 {
+		t.Fatalf("fibe_playgrounds_debug = %v", dbg)
+	}
 	// fibe_api: a read, a mutation through the same contract, and the
 	// platform's 404 for what the API does not serve.
 	var specs struct{ Items []map[string]any }

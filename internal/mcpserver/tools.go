@@ -58,6 +58,7 @@ func buildTools() []*Tool {
 	pg := resource.Playgrounds()
 	out := resourceTools(pg)
 	out = append(out, pgExec(), pgStatus(), pgWait(), pgLogs(), logsFollow())
+	out = append(out, extraTools()...)
 	for _, r := range resource.All() {
 		if r != pg {
 			out = append(out, resourceTools(r)...)

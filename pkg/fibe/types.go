@@ -194,6 +194,11 @@ type Marquee struct {
 	BillingRuntimeActive *bool      `json:"billing_runtime_active,omitempty"`
 	CreatedAt            *time.Time `json:"created_at,omitempty"`
 	UpdatedAt            *time.Time `json:"updated_at,omitempty"`
+
+	// BillingRequestedUntil: a billing request pending until then (nil:
+	// none); ChatLaunchable: chat agents can be launched on it.
+	BillingRequestedUntil *time.Time `json:"billing_requested_until,omitempty"`
+	ChatLaunchable        *bool      `json:"chat_launchable,omitempty"`
 }
 
 // ConnectionTest is the result of a marquee's connection test.
