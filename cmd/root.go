@@ -30,6 +30,7 @@ import (
 	"github.com/fibegg/fibe/cmd/ops"
 	"github.com/fibegg/fibe/cmd/playgrounds"
 	"github.com/fibegg/fibe/cmd/playspecs"
+	"github.com/fibegg/fibe/cmd/props"
 	"github.com/fibegg/fibe/cmd/secrets"
 	"github.com/fibegg/fibe/cmd/status"
 	"github.com/fibegg/fibe/cmd/templates"
@@ -114,6 +115,7 @@ Try it without an account against the embedded local API:
 		playspecs.NewCmdPlayspecs(f),
 		tricks.NewCmdTricks(f),
 		agents.NewCmdAgents(f),
+		props.NewCmdProps(f),
 		ops.NewCmdOps(f),
 		templates.NewCmdTemplates(f),
 		launch.NewCmdLaunch(f, nil),

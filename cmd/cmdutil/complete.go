@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/internal/client"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 // CompletionTimeout keeps shell completion snappy: one list call, no retries.
@@ -113,5 +114,24 @@ func CompleteSecretKeys(f *Factory) CompletionFunc {
 			keys = append(keys, s.Key+"\t"+s.Description)
 		}
 		return keys, err
+	})
+}
+
+// CompleteNames completes the first argument with the names of r's items
+// (the first page of 100), from its description's list.
+func CompleteNames(f *Factory, r *resource.Resource) CompletionFunc {
+	return completeNames(f, func(ctx context.Context, c *client.Client) ([]string, error) {
+		listed, _, err := r.List(ctx, c, client.ListOptions{PerPage: 100})
+		if err != nil {
+			return nil, err
+		}
+		rows, err := asObjects(listed)
+		names := make([]string, 0, len(rows))
+		for _, row := range rows {
+			if name, ok := row["name"].(string); ok && name != "" {
+				names = append(names, name)
+			}
+		}
+		return names, err
 	})
 }

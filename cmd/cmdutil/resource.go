@@ -40,6 +40,9 @@ func completeRefers(f *Factory, refers string) CompletionFunc {
 	case "playgrounds":
 		return CompletePlaygroundNames(f)
 	}
+	if r, ok := resource.Lookup(refers); ok && r.Serves(resource.VerbList) {
+		return CompleteNames(f, r)
+	}
 	return nil
 }
 

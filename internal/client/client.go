@@ -30,6 +30,8 @@ type Client struct {
 	Agents      *AgentsService
 	Webhooks    *WebhooksService
 	AuditLogs   *AuditLogsService
+	Props       *PropsService
+	Repos       *ReposService
 
 	base      *url.URL
 	apiKey    string
@@ -142,6 +144,8 @@ func New(opts Options) (*Client, error) {
 	c.APIKeys = &APIKeysService{NewCollection[APIKey](c, "/api/api_keys", "api_key")}
 	c.Tricks = &TricksService{c: c}
 	c.Agents = &AgentsService{NewCollection[Agent](c, "/api/agents", "agent")}
+	c.Props = &PropsService{NewCollection[Prop](c, propsPath, "prop")}
+	c.Repos = &ReposService{c: c}
 	return c, nil
 }
 

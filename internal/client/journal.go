@@ -107,6 +107,7 @@ var readOnlyPOSTs = [][]string{
 	{"playgrounds", "*", "status"},
 	{"marquees", "*", "connection_tests"},
 	{"compose_validations"},
+	{"repo_status_checks"},
 }
 
 // ReadOnlyRequest reports whether a request changes nothing on the server:

@@ -13,6 +13,7 @@ var all = sync.OnceValue(func() []*Resource {
 		apiKeys(),
 		agents(),
 		webhooks(), auditLogs(),
+		props(),
 	}
 })
 
@@ -68,3 +69,6 @@ func Webhooks() *Resource { return MustLookup("webhooks") }
 
 // AuditLogs is the description of the audit log.
 func AuditLogs() *Resource { return MustLookup("audit-logs") }
+
+// Props is the description of props.
+func Props() *Resource { return MustLookup("props") }

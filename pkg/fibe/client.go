@@ -33,6 +33,8 @@ type Client struct {
 	Tricks      *TricksService
 	Agents      *AgentsService
 	Playspecs   *PlayspecsService
+	Props       *PropsService
+	Repos       *ReposService
 	Operations  *OperationsService
 	Me          *MeService
 	Templates   *TemplatesService
@@ -225,6 +227,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Playspecs = &PlayspecsService{c: c}
 	c.Webhooks = &WebhooksService{c: c}
 	c.AuditLogs = &AuditLogsService{c: c}
+	c.Props = &PropsService{c: c}
+	c.Repos = &ReposService{c: c}
 	c.Operations = &OperationsService{c: c}
 	c.Me = &MeService{c: c}
 	c.Templates = &TemplatesService{c: c}

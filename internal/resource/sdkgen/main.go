@@ -70,7 +70,8 @@ func fieldsOf(r *resource.Resource, v resource.Verb) ([]field, error) {
 		case resource.Int:
 			fd.typ, fd.comment = "int", f.Help
 		case resource.Bool:
-			fd.typ, fd.comment = "bool", f.Help
+			// A pointer, so that false can be sent (nil: not sent).
+			fd.typ, fd.comment = "*bool", f.Help
 		case resource.Env:
 			fd.typ, fd.comment = "map[string]string", "environment overrides, by variable name"
 		case resource.Strings:
@@ -164,7 +165,7 @@ func params(b *bytes.Buffer, r *resource.Resource, v resource.Verb) error {
 		case resource.Int:
 			fmt.Fprintf(b, "\tif p.%s != 0 {\n\t\tvalues[%q] = p.%s\n\t}\n", f.name, f.f.Arg, f.name)
 		case resource.Bool:
-			fmt.Fprintf(b, "\tif p.%s {\n\t\tvalues[%q] = p.%s\n\t}\n", f.name, f.f.Arg, f.name)
+			fmt.Fprintf(b, "\tif p.%s != nil {\n\t\tvalues[%q] = *p.%s\n\t}\n", f.name, f.f.Arg, f.name)
 		default:
 			fmt.Fprintf(b, "\tif p.%s != \"\" {\n\t\tvalues[%q] = p.%s\n\t}\n", f.name, f.f.Arg, f.name)
 		}
