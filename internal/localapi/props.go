@@ -65,15 +65,15 @@ func (p *prop) owner() int64              { return p.Owner }
 // gitRepo is a repository of the emulated world, on githubHost or
 // giteaHost, under Namespace (its owner's username).
 type gitRepo struct {
-	ID            int64     `json:"id"`
-	Owner         int64     `json:"owner"`
-	Host          string    `json:"host"`
-	Namespace     string    `json:"namespace"`
-	Name          string    `json:"name"`
-	Private       bool      `json:"private"`
-	Description   string    `json:"description"`
-	DefaultBranch string    `json:"default_branch"`
-	Branches      []string  `json:"branches"`
+	ID            int64    `json:"id"`
+	Owner         int64    `json:"owner"`
+	Host          string   `json:"host"`
+	Namespace     string   `json:"namespace"`
+	Name          string   `json:"name"`
+	Private       bool     `json:"private"`
+	Description   string   `json:"description"`
+	DefaultBranch string   `json:"default_branch"`
+	Branches      []string `json:"branches"`
 	// EnvFiles are the env files of every branch, by path: KEY → value.
 	EnvFiles  map[string]map[string]string `json:"env_files,omitempty"`
 	CreatedAt time.Time                    `json:"created_at"`

@@ -101,18 +101,18 @@ func TestPropsCRUD(t *testing.T) {
 		return names(t, r)
 	}
 	for query, want := range map[string][]string{
-		"":                          {"backend", "shop", "demo-app"}, // created_at_desc
-		"sort=created_at_asc":       {"demo-app", "shop", "backend"},
-		"sort=name_asc":             {"backend", "demo-app", "shop"},
-		"sort=name_desc":            {"shop", "demo-app", "backend"},
-		"name=HO":                   {"shop"},
-		"q=gitea":                   {"backend"},
-		"provider=github":           {"shop", "demo-app"},
-		"private=true":              {"backend"},
-		"private=false":             {"shop", "demo-app"},
-		"status=syncing":            {},
+		"":                                   {"backend", "shop", "demo-app"}, // created_at_desc
+		"sort=created_at_asc":                {"demo-app", "shop", "backend"},
+		"sort=name_asc":                      {"backend", "demo-app", "shop"},
+		"sort=name_desc":                     {"shop", "demo-app", "backend"},
+		"name=HO":                            {"shop"},
+		"q=gitea":                            {"backend"},
+		"provider=github":                    {"shop", "demo-app"},
+		"private=true":                       {"backend"},
+		"private=false":                      {"shop", "demo-app"},
+		"status=syncing":                     {},
 		"created_after=2030-01-02T03:05:05Z": {"backend"},
-		"per_page=1&page=2":         {"shop"},
+		"per_page=1&page=2":                  {"shop"},
 	} {
 		if got := list(query); !slices.Equal(got, want) {
 			t.Errorf("list ?%s = %v, want %v", query, got, want)
@@ -482,16 +482,16 @@ func TestPropsArePerPlayer(t *testing.T) {
 
 func TestParseRepoURL(t *testing.T) {
 	for in, want := range map[string]string{
-		"https://github.com/a/b":        "github.com a/b",
-		"https://GitHub.com/a/b.git":    "github.com a/b",
-		"http://gitea.fibe.test/a/b/":   "gitea.fibe.test a/b",
-		"git@github.com:a/b.git":        "github.com a/b",
-		"https://github.com/a":          "",
-		"https://github.com/a/b/c":      "",
-		"https://u:p@github.com/a/b":    "",
-		"ftp://github.com/a/b":          "",
-		"https://github.com/a/b?x=1":    "",
-		"https://github.com/-a/b":       "",
+		"https://github.com/a/b":                        "github.com a/b",
+		"https://GitHub.com/a/b.git":                    "github.com a/b",
+		"http://gitea.fibe.test/a/b/":                   "gitea.fibe.test a/b",
+		"git@github.com:a/b.git":                        "github.com a/b",
+		"https://github.com/a":                          "",
+		"https://github.com/a/b/c":                      "",
+		"https://u:p@github.com/a/b":                    "",
+		"ftp://github.com/a/b":                          "",
+		"https://github.com/a/b?x=1":                    "",
+		"https://github.com/-a/b":                       "",
 		"https://github.com/a/" + url.PathEscape("b c"): "",
 	} {
 		rp, ok := parseRepoURL(in)
