@@ -490,7 +490,7 @@ func TestAsyncShapes(t *testing.T) {
 
 func TestUnservedEndpointsAre404Envelopes(t *testing.T) {
 	e := newEnv(t, Config{})
-	for _, p := range []string{"/api/props", "/api/agents/1", "/api/playspecs/1/nope", "/api/playgrounds/x/compose", "/api"} {
+	for _, p := range []string{"/api/props/1/commits", "/api/agents/1", "/api/playspecs/1/nope", "/api/playgrounds/x/compose", "/api"} {
 		r := e.do("GET", p, nil)
 		expectStatus(t, r, http.StatusNotFound)
 		if r.errCode(t) != "RESOURCE_NOT_FOUND" {

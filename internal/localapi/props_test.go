@@ -33,19 +33,6 @@ func (e *env) stateOf(fn func(st *state)) {
 	}
 }
 
-func names(t *testing.T, r *resp) []string {
-	t.Helper()
-	data, ok := r.json(t)["data"].([]any)
-	if !ok {
-		t.Fatalf("no data in %s", r.body)
-	}
-	out := []string{}
-	for _, d := range data {
-		out = append(out, d.(map[string]any)["name"].(string))
-	}
-	return out
-}
-
 func newProp(e *env, obj map[string]any, opts ...reqOpt) *resp {
 	e.t.Helper()
 	return e.do("POST", "/api/props", map[string]any{"prop": obj}, opts...)

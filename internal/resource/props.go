@@ -20,17 +20,17 @@ func props() *Resource {
 		Verbs:   []Verb{VerbList, VerbGet, VerbCreate, VerbUpdate, VerbDelete},
 		Fields: []Field{
 			{Wire: "repository_url", Arg: "repository-url", Help: "URL of the repository (https://github.com/owner/repo); Fibe must be able to push to it",
-				On: both, Required: true},
+				On: both, Required: true, Example: "https://github.com/local-dev/wire"},
 			{Wire: "name", Arg: "name", Help: "Name of the prop (default: from the repository's name)", On: both},
-			{Wire: "provider", Arg: "provider", Help: "Git host of the repository (default: from the URL)", On: both, Enum: PropProviders},
+			{Wire: "provider", Arg: "provider", Help: "Git host of the repository (default: from the URL)", On: both, Enum: PropProviders, Example: "github"},
 			{Wire: "default_branch", Arg: "default-branch", Help: "Branch used when none is named (default: the repository's)", On: both},
 			{Wire: "private", Arg: "private", Kind: Bool, Help: "Whether the repository is private", On: both},
 		},
 		Statuses: []string{"active", "syncing", "error"},
 		SortKeys: []string{"created_at", "name"},
 		Filters: []Filter{
-			{Arg: "provider", Help: "Only props on this git host (github, gitea)", Query: "provider"},
-			{Arg: "private", Help: "Only private (true) or public (false) props", Query: "private"},
+			{Arg: "provider", Help: "Only props on this git host", Query: "provider", Values: PropProviders},
+			{Arg: "private", Help: "Only private (true) or public (false) props", Query: "private", Values: []string{"true", "false"}},
 		},
 		Columns: []Column{
 			{Header: "ID", Key: "id"},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -173,9 +174,22 @@ func TestDescriptionsMatchTheEmulator(t *testing.T) {
 		if name == "" {
 			name, _ = env.Data[0]["name"].(string)
 		}
-		for _, col := range append(append([]resource.Column(nil), r.Columns...), r.Card...) {
+		// The table shows list items; the card one item as get answers it
+		// (with the detail fields a list may leave out).
+		detail := env.Data
+		if r.Serves(resource.VerbGet) {
+			var one map[string]any
+			if _, raw := get(r.Path + "/" + url.PathEscape(name)); json.Unmarshal(raw, &one) == nil {
+				detail = append(append([]map[string]any(nil), env.Data...), one)
+			}
+		}
+		for i, col := range append(append([]resource.Column(nil), r.Columns...), r.Card...) {
+			items := env.Data
+			if i >= len(r.Columns) {
+				items = detail
+			}
 			found := false
-			for _, item := range env.Data {
+			for _, item := range items {
 				_, a := item[col.Key]
 				_, b := item[col.Fallback]
 				found = found || a || (col.Fallback != "" && b)

@@ -77,7 +77,7 @@ func TestPropsService(t *testing.T) {
 	if _, err := c.Props.Delete(ctx, "app-2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Props.Get(ctx, "app-2"); asError(t, err).Code != fibe.CodeNotFound {
+	if _, _, err := c.Props.Get(ctx, "app-2"); asError(t, err).Code != fibe.CodeResourceNotFound {
 		t.Fatalf("get after delete: %v", err)
 	}
 }
