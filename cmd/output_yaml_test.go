@@ -141,6 +141,8 @@ func TestYAMLMatchesJSON(t *testing.T) {
 	if err := os.WriteFile(hookFile, []byte(hookBody), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	ctx("props", "create", "--repository-url", "https://github.com/local-dev/yaml-del")
+	ctx("api", "-X", "POST", "/api/github_repositories", "-f", "name=yaml-attach")
 	key := func(name string) []string { return []string{"--idempotency-key", "yaml-test-" + name} }
 	// Templates: one to read and change, one to delete, a version to delete.
 	ctx("templates", "create", "--name", "yaml-tpl", "--body", compose)
@@ -164,6 +166,16 @@ func TestYAMLMatchesJSON(t *testing.T) {
 	}
 
 	cases := map[string]yamlCase{
+		"props attach":               {args: append([]string{"props", "attach", "local-dev/yaml-attach"}, key("props-attach")...)},
+		"props branches":             {args: []string{"props", "branches", "demo-app"}},
+		"props create":               {args: append([]string{"props", "create", "--repository-url", "https://github.com/local-dev/yaml-new"}, key("props-create")...)},
+		"props delete":               {args: append([]string{"props", "delete", "yaml-del", "--yes"}, key("props-delete")...)},
+		"props env-defaults":         {args: []string{"props", "env-defaults", "demo-app", "--branch", "main"}},
+		"props get":                  {args: []string{"props", "get", "demo-app"}},
+		"props list":                 {args: []string{"props", "list"}},
+		"props mirror":               {args: append([]string{"props", "mirror", "https://github.com/nginx/nginx"}, key("props-mirror")...)},
+		"props sync":                 {args: append([]string{"props", "sync", "demo-app"}, key("props-sync")...)},
+		"props update":               {args: append([]string{"props", "update", "demo-app", "--default-branch", "main"}, key("props-update")...)},
 		"api":                        {args: []string{"api", "/api/playspecs"}},
 		"api-keys create":            {args: append([]string{"api-keys", "create", "--label", "yaml", "--scope", "secrets:read"}, key("key-create")...)},
 		"api-keys delete":            {args: append([]string{"api-keys", "delete", strconv.FormatInt(apiKey.ID, 10), "--yes"}, key("key-delete")...)},

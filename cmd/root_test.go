@@ -104,7 +104,7 @@ func TestHelpTexts(t *testing.T) {
 			names = append(names, c.Name())
 		}
 	}
-	if fmt.Sprint(names) != "[playgrounds marquees playspecs tricks agents ops templates launch]" {
+	if fmt.Sprint(names) != "[playgrounds marquees playspecs tricks agents props ops templates launch]" {
 		t.Errorf("core commands %v", names)
 	}
 }
