@@ -594,6 +594,18 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 	}
 	ok("fibe_webhooks_delete", map[string]any{"webhook": hookID, "confirm": true})
 	ok("fibe_audit_logs_list", map[string]any{"resource_type": "Marquee"})
+	if props := ok("fibe_props_list", map[string]any{"provider": "github", "private": "false"}); len(props["items"].([]any)) == 0 {
+		t.Fatalf("fibe_props_list = %v", props)
+	}
+	ok("fibe_props_create", map[string]any{"repository_url": "https://github.com/local-dev/tour", "private": true})
+	if p := ok("fibe_props_get", map[string]any{"prop": "tour"}); p["private"] != true {
+		t.Fatalf("fibe_props_get = %v", p)
+	}
+	ok("fibe_props_update", map[string]any{"prop": "tour", "private": false})
+	if got := ok("fibe_props_sync", map[string]any{"prop": "tour"}); got["message"] == "" {
+		t.Fatalf("fibe_props_sync = %v", got)
+	}
+	ok("fibe_props_delete", map[string]any{"prop": "tour", "confirm": true})
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress
