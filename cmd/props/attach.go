@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
 )
 
@@ -58,7 +59,7 @@ func attachRun(ctx context.Context, opts *AttachOptions) error {
 	if err != nil {
 		return err
 	}
-	p, resp, err := c.Props.Attach(ctx, opts.Repo, mo)
+	p, resp, err := c.Props.Attach(ctx, opts.Repo, mo, client.WaitOptions{})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fibegg/fibe/cmd/cmdutil"
+	"github.com/fibegg/fibe/internal/client"
 	"github.com/fibegg/fibe/internal/output"
 )
 
@@ -67,7 +68,7 @@ func mirrorRun(ctx context.Context, opts *MirrorOptions) error {
 	if err != nil {
 		return err
 	}
-	p, resp, err := c.Props.Mirror(ctx, opts.SourceURL, opts.Name, mo)
+	p, resp, err := c.Props.Mirror(ctx, opts.SourceURL, opts.Name, mo, client.WaitOptions{})
 	if err != nil {
 		return err
 	}

@@ -14,11 +14,12 @@ type PropsService struct{ *Collection[Prop] }
 const propsPath = "/api/props"
 
 // Attach links a repository of the player's connected GitHub account by
-// its full name ("owner/repo"): POST /api/props/attachments.
-func (s *PropsService) Attach(ctx context.Context, repoFullName string, mo MutationOptions) (*Prop, *Response, error) {
+// its full name ("owner/repo"): POST /api/props/attachments. A 202, if the
+// server answers one, is waited on as wo says.
+func (s *PropsService) Attach(ctx context.Context, repoFullName string, mo MutationOptions, wo WaitOptions) (*Prop, *Response, error) {
 	var p Prop
-	meta, err := s.Member(ctx, http.MethodPost, "", "attachments", map[string]any{"repo_full_name": repoFullName}, mo, WaitOptions{}, &p)
-	if err != nil {
+	meta, err := s.Member(ctx, http.MethodPost, "", "attachments", map[string]any{"repo_full_name": repoFullName}, mo, wo, &p)
+	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
 	return &p, meta, nil
@@ -26,15 +27,15 @@ func (s *PropsService) Attach(ctx context.Context, repoFullName string, mo Mutat
 
 // Mirror copies the repository at sourceURL into the player's Gitea
 // account and links the copy (name "" lets the server choose):
-// POST /api/props/mirrors.
-func (s *PropsService) Mirror(ctx context.Context, sourceURL, name string, mo MutationOptions) (*Prop, *Response, error) {
+// POST /api/props/mirrors. A 202 is waited on as wo says.
+func (s *PropsService) Mirror(ctx context.Context, sourceURL, name string, mo MutationOptions, wo WaitOptions) (*Prop, *Response, error) {
 	body := map[string]any{"source_url": sourceURL}
 	if name != "" {
 		body["name"] = name
 	}
 	var p Prop
-	meta, err := s.Member(ctx, http.MethodPost, "", "mirrors", body, mo, WaitOptions{}, &p)
-	if err != nil {
+	meta, err := s.Member(ctx, http.MethodPost, "", "mirrors", body, mo, wo, &p)
+	if err != nil || notWaited(meta, wo) {
 		return nil, meta, err
 	}
 	return &p, meta, nil

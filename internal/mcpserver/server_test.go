@@ -606,6 +606,25 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 		t.Fatalf("fibe_props_sync = %v", got)
 	}
 	ok("fibe_props_delete", map[string]any{"prop": "tour", "confirm": true})
+	if b := ok("fibe_props_branches", map[string]any{"prop": "demo-app", "query": "dev"}); len(b["branches"].([]any)) != 1 {
+		t.Fatalf("fibe_props_branches = %v", b)
+	}
+	if d := ok("fibe_props_env_defaults", map[string]any{"prop": "demo-app", "branch": "main"}); d["defaults"].(map[string]any)["PORT"] != "3000" {
+		t.Fatalf("fibe_props_env_defaults = %v", d)
+	}
+	if e := w.fail("fibe_props_env_defaults", map[string]any{"prop": "demo-app", "branch": "main", "env_file": "../x"}); e["code"] != "INVALID_ARGUMENT" {
+		t.Fatalf("fibe_props_env_defaults outside the repository = %v", e)
+	}
+	if e := w.fail("fibe_props_attach", map[string]any{"repo": "nginx/nginx"}); e["code"] != "RESOURCE_NOT_FOUND" {
+		t.Fatalf("fibe_props_attach of an unknown repository = %v", e)
+	}
+	ok("fibe_api", map[string]any{"method": "POST", "path": "/api/github_repositories", "body": map[string]any{"name": "tour-lib"}, "confirm": true})
+	if p := ok("fibe_props_attach", map[string]any{"repo": "local-dev/tour-lib"}); p["provider"] != "github" {
+		t.Fatalf("fibe_props_attach = %v", p)
+	}
+	if p := ok("fibe_props_mirror", map[string]any{"source_url": "https://github.com/nginx/nginx"}); p["original_repository_url"] != "https://github.com/nginx/nginx" {
+		t.Fatalf("fibe_props_mirror = %v", p)
+	}
 	ok("fibe_breaker_status", nil)
 	ok("fibe_breaker_reset", nil)
 	used["fibe_logs_follow"] = true // TestLogsFollowStreamsLinesAsProgress

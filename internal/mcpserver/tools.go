@@ -68,5 +68,6 @@ func buildTools() []*Tool {
 	out = append(out, tplVersions(), tplVersionCreate(), tplPublish(), tplLaunch(), launchTool())
 	out = append(out, tricksList(), tricksRun(), tricksStatus(), tricksWait())
 	out = append(out, webhookTest(), webhookDeliveries(), webhookEventTypes())
+	out = append(out, propTools()...)
 	return append(out, opsGet(), opsWait(), breakerStatus(), breakerReset(), whoami(), api())
 }

@@ -113,28 +113,28 @@ func (s *PropsService) Delete(ctx context.Context, ref string, opts ...CallOptio
 // Attach links a repository of the connected GitHub account by its full
 // name, "owner/repo".
 func (s *PropsService) Attach(ctx context.Context, repoFullName string, opts ...CallOption) (*Prop, *Response, error) {
-	_, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.mutation(ctx, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	if owner, name, ok := strings.Cut(repoFullName, "/"); !ok || owner == "" || name == "" || strings.Contains(name, "/") {
 		return nil, nil, invalidArgument("repo_full_name", "must be owner/repo")
 	}
-	p, meta, err := s.c.c.Props.Attach(ctx, repoFullName, mo)
+	p, meta, err := s.c.c.Props.Attach(ctx, repoFullName, mo, o.wait())
 	return result[Prop](p, meta, err)
 }
 
 // Mirror copies the repository at sourceURL into the player's Gitea
 // account and links the copy; name "" lets the platform choose.
 func (s *PropsService) Mirror(ctx context.Context, sourceURL, name string, opts ...CallOption) (*Prop, *Response, error) {
-	_, mo, err := s.c.mutation(ctx, opts)
+	o, mo, err := s.c.mutation(ctx, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !strings.HasPrefix(sourceURL, "https://") && !strings.HasPrefix(sourceURL, "http://") {
 		return nil, nil, invalidArgument("source_url", "must be an http(s) URL of a repository")
 	}
-	p, meta, err := s.c.c.Props.Mirror(ctx, sourceURL, name, mo)
+	p, meta, err := s.c.c.Props.Mirror(ctx, sourceURL, name, mo, o.wait())
 	return result[Prop](p, meta, err)
 }
 
