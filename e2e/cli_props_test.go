@@ -57,6 +57,12 @@ func TestPropCommands(t *testing.T) {
 	}
 	mustContain(t, "sync", w.ok("props", "sync", "demo-app").stdout, "Sync scheduled", "demo-app")
 
+	// Names complete, for the generic verbs and the props' own.
+	for _, verb := range []string{"get", "delete", "branches", "env-defaults"} {
+		mustContain(t, "complete "+verb, w.ok("__complete", "props", verb, "de").stdout, "demo-app")
+	}
+	mustContain(t, "complete --provider", w.ok("__complete", "props", "list", "--provider", "").stdout, "github", "gitea")
+
 	w.ok("api", "-X", "POST", "/api/github_repositories", "-f", "name=widget")
 	mustContain(t, "attach", w.ok("props", "attach", "local-dev/widget").stdout, "widget", "github")
 	r = w.ok("props", "mirror", "https://github.com/nginx/nginx", "--name", "nginx-copy")
@@ -84,6 +90,8 @@ func TestPropCommandsRefuseBadInput(t *testing.T) {
 		{"props", "create", "--repository-url", "https://github.com/local-dev/x", "--provider", "svn"},
 		{"props", "create", "--name", "x"},
 		{"props", "sync"},
+		{"props", "list", "--private", "maybe"},
+		{"props", "list", "--sort", "size_asc"},
 	} {
 		r := w.run(args...)
 		if r.code != 2 || r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
