@@ -491,3 +491,27 @@ func TestParseRepoURL(t *testing.T) {
 		}
 	}
 }
+
+// A retried create is the first one's answer: one prop, one event.
+func TestPropCreateReplays(t *testing.T) {
+	e := newEnv(t, Config{})
+	obj := map[string]any{"repository_url": "https://github.com/local-dev/once"}
+	first := newProp(e, obj, withIdem("create-once"))
+	expectStatus(t, first, http.StatusCreated)
+	again := newProp(e, obj, withIdem("create-once"))
+	expectStatus(t, again, http.StatusCreated)
+	if again.header.Get("X-Idempotent-Replayed") != "true" || string(again.body) != string(first.body) {
+		t.Fatalf("replay: %v %s", again.header, again.body)
+	}
+	created := 0
+	e.stateOf(func(st *state) {
+		for _, a := range st.AuditLogs {
+			if a.Action == "prop.created" {
+				created++
+			}
+		}
+	})
+	if n := len(names(t, e.do("GET", "/api/props?name=once", nil))); n != 1 || created != 1 {
+		t.Fatalf("%d props and %d events after a replayed create", n, created)
+	}
+}
