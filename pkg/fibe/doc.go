@@ -19,7 +19,7 @@
 //	fmt.Println(st.Status)                            // running
 //
 // The services are the Client's fields: Playgrounds, Marquees, Playspecs,
-// Operations and Me. A ref is a numeric id or a name. Calls return the
+// Props, Repos, Operations and Me. A ref is a numeric id or a name. Calls return the
 // item, a *Response (request id, replay, idempotency key, the 202 handle,
 // rate limit, page) and an error. NewClient reads no environment, file or
 // keyring: the program passes what it wants.
