@@ -16,9 +16,9 @@ func withKey(token string) reqOpt { return withHeader("Authorization", "Bearer "
 func (e *env) mintTestKey(player int64, scopes ...string) string {
 	e.t.Helper()
 	var token string
-	if err := e.srv.store.update(e.clock.Now(), func(st *state) bool {
+	if err := e.srv.store.update(e.clock.Now(), func(st *state) change {
 		_, token = st.mintKey(player, "test", scopes, nil, false, e.clock.Now())
-		return true
+		return changedDurable
 	}); err != nil {
 		e.t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func (e *env) mintTestKey(player int64, scopes ...string) string {
 // stateOf runs fn on the emulator's state, read only.
 func (e *env) stateOf(fn func(st *state)) {
 	e.t.Helper()
-	if err := e.srv.store.update(e.clock.Now(), func(st *state) bool { fn(st); return false }); err != nil {
+	if err := e.srv.store.update(e.clock.Now(), func(st *state) change { fn(st); return unchanged }); err != nil {
 		e.t.Fatal(err)
 	}
 }

@@ -11,7 +11,7 @@ func TestPlayspecsService(t *testing.T) {
 	c := server(t).Client()
 	ctx := ctxT(t)
 	compose := "services:\n  worker:\n    image: alpine:3\n    labels:\n      fibe.gg/job_watch: \"true\"\n"
-	ps, _, err := c.Playspecs.Create(ctx, &fibe.PlayspecCreateParams{Name: "jobs", BaseComposeYAML: compose, JobMode: true,
+	ps, _, err := c.Playspecs.Create(ctx, &fibe.PlayspecCreateParams{Name: "jobs", BaseComposeYAML: compose, JobMode: new(true),
 		Extra: map[string]any{"trigger_config": map[string]any{"enabled": true, "branch": "main"}}})
 	if err != nil || ps.ID == 0 || !ps.JobMode || !ps.TriggerEnabled || ps.TriggerConfig["branch"] != "main" {
 		t.Fatalf("create: %+v (%v)", ps, err)
