@@ -515,3 +515,14 @@ func TestPropCreateReplays(t *testing.T) {
 		t.Fatalf("%d props and %d events after a replayed create", n, created)
 	}
 }
+
+// The account status counts the player's props.
+func TestStatusCountsProps(t *testing.T) {
+	e := newEnv(t, Config{})
+	expectStatus(t, newProp(e, map[string]any{"repository_url": "https://github.com/local-dev/counted"}), http.StatusCreated)
+	r := e.do("GET", "/api/status", nil)
+	expectStatus(t, r, http.StatusOK)
+	if n := num(r.json(t)["props"]); n != 2 {
+		t.Fatalf("status props = %v, want 2 (demo-app and counted): %s", n, r.body)
+	}
+}

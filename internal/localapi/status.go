@@ -47,7 +47,7 @@ func (s *Server) getStatus(rc *reqCtx) (*reply, error) {
 	body := map[string]any{
 		"playgrounds":     map[string]int{"total": total, "active": active, "stopped": stopped},
 		"agents":          map[string]int{"total": len(ownedBy(rc.st.Agents, p)), "authenticated": 0}, // no agent signs in here
-		"props":           0,
+		"props":           len(ownedBy(rc.st.Props, p)),
 		"playspecs":       len(ownedBy(rc.st.Playspecs, p)),
 		"marquees":        len(ownedBy(rc.st.Marquees, p)),
 		"secrets":         len(ownedBy(rc.st.Secrets, p)),
