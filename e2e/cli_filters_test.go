@@ -308,7 +308,7 @@ func TestLocalServeAnswersAsThePlatform(t *testing.T) {
 	if res, _ := done["result"].(map[string]any); res["success"] != true {
 		t.Errorf("connection test (default shape, under result): %v", done)
 	}
-	if code, body := call(t, base, key, "GET", "/api/props", ""); code != 404 || body["error"].(map[string]any)["code"] != "RESOURCE_NOT_FOUND" {
+	if code, body := call(t, base, key, "GET", "/api/props/1/commits", ""); code != 404 || body["error"].(map[string]any)["code"] != "RESOURCE_NOT_FOUND" {
 		t.Errorf("unserved endpoint: %d %v", code, body)
 	}
 }
