@@ -18,7 +18,7 @@ func TestAgentsService(t *testing.T) {
 		a.EffectiveMemoryLimit == nil || a.EffectiveSkillToggles["lint"] != true {
 		t.Fatalf("create: %+v %v", a, err)
 	}
-	up, _, err := c.Agents.Update(ctx, "reviewer", &fibe.AgentUpdateParams{Sync: true, MemoryLimit: "4g"})
+	up, _, err := c.Agents.Update(ctx, "reviewer", &fibe.AgentUpdateParams{Sync: new(true), MemoryLimit: "4g"})
 	if err != nil || !up.SyncEnabled || up.EffectiveMemoryLimit == nil || *up.EffectiveMemoryLimit != "4g" {
 		t.Fatalf("update: %+v %v", up, err)
 	}
