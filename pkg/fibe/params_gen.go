@@ -139,8 +139,8 @@ type PlayspecCreateParams struct {
 	Name            string // Name of the playspec; required
 	Description     string // What the playspec is for
 	BaseComposeYAML string // the content itself; required
-	PersistVolumes  bool   // Keep the volumes of its playgrounds across rollouts
-	JobMode         bool   // Make job-mode playgrounds, which end when their watched services do
+	PersistVolumes  *bool  // Keep the volumes of its playgrounds across rollouts
+	JobMode         *bool  // Make job-mode playgrounds, which end when their watched services do
 	Extra           map[string]any
 }
 
@@ -159,11 +159,11 @@ func (p *PlayspecCreateParams) body() (map[string]any, error) {
 	if p.BaseComposeYAML != "" {
 		base["base_compose_yaml"] = p.BaseComposeYAML
 	}
-	if p.PersistVolumes {
-		values["persist-volumes"] = p.PersistVolumes
+	if p.PersistVolumes != nil {
+		values["persist-volumes"] = *p.PersistVolumes
 	}
-	if p.JobMode {
-		values["job-mode"] = p.JobMode
+	if p.JobMode != nil {
+		values["job-mode"] = *p.JobMode
 	}
 	return resource.Playspecs().Body(resource.VerbCreate, base, values)
 }
@@ -175,8 +175,8 @@ type PlayspecUpdateParams struct {
 	Name            string // Name of the playspec
 	Description     string // What the playspec is for
 	BaseComposeYAML string // the content itself
-	PersistVolumes  bool   // Keep the volumes of its playgrounds across rollouts
-	JobMode         bool   // Make job-mode playgrounds, which end when their watched services do
+	PersistVolumes  *bool  // Keep the volumes of its playgrounds across rollouts
+	JobMode         *bool  // Make job-mode playgrounds, which end when their watched services do
 	Extra           map[string]any
 }
 
@@ -195,11 +195,11 @@ func (p *PlayspecUpdateParams) body() (map[string]any, error) {
 	if p.BaseComposeYAML != "" {
 		base["base_compose_yaml"] = p.BaseComposeYAML
 	}
-	if p.PersistVolumes {
-		values["persist-volumes"] = p.PersistVolumes
+	if p.PersistVolumes != nil {
+		values["persist-volumes"] = *p.PersistVolumes
 	}
-	if p.JobMode {
-		values["job-mode"] = p.JobMode
+	if p.JobMode != nil {
+		values["job-mode"] = *p.JobMode
 	}
 	return resource.Playspecs().Body(resource.VerbUpdate, base, values)
 }
@@ -357,8 +357,8 @@ type AgentCreateParams struct {
 	Prompt       string // Prompt the agent starts from
 	SystemPrompt string // System prompt
 	CLIVersion   string // Version of the provider's CLI (default: latest)
-	Sync         bool   // Sync the agent's work
-	Syscheck     bool   // Run system checks
+	Sync         *bool  // Sync the agent's work
+	Syscheck     *bool  // Run system checks
 	Extra        map[string]any
 }
 
@@ -395,11 +395,11 @@ func (p *AgentCreateParams) body() (map[string]any, error) {
 	if p.CLIVersion != "" {
 		values["cli-version"] = p.CLIVersion
 	}
-	if p.Sync {
-		values["sync"] = p.Sync
+	if p.Sync != nil {
+		values["sync"] = *p.Sync
 	}
-	if p.Syscheck {
-		values["syscheck"] = p.Syscheck
+	if p.Syscheck != nil {
+		values["syscheck"] = *p.Syscheck
 	}
 	return resource.MustLookup("agents").Body(resource.VerbCreate, base, values)
 }
@@ -416,8 +416,8 @@ type AgentUpdateParams struct {
 	Prompt       string // Prompt the agent starts from
 	SystemPrompt string // System prompt
 	CLIVersion   string // Version of the provider's CLI (default: latest)
-	Sync         bool   // Sync the agent's work
-	Syscheck     bool   // Run system checks
+	Sync         *bool  // Sync the agent's work
+	Syscheck     *bool  // Run system checks
 	Extra        map[string]any
 }
 
@@ -451,11 +451,11 @@ func (p *AgentUpdateParams) body() (map[string]any, error) {
 	if p.CLIVersion != "" {
 		values["cli-version"] = p.CLIVersion
 	}
-	if p.Sync {
-		values["sync"] = p.Sync
+	if p.Sync != nil {
+		values["sync"] = *p.Sync
 	}
-	if p.Syscheck {
-		values["syscheck"] = p.Syscheck
+	if p.Syscheck != nil {
+		values["syscheck"] = *p.Syscheck
 	}
 	return resource.MustLookup("agents").Body(resource.VerbUpdate, base, values)
 }
@@ -499,7 +499,7 @@ type WebhookUpdateParams struct {
 	URL         string   // URL the deliveries are posted to
 	Event       []string // Event to subscribe to (repeat the flag for more; see webhooks event-types)
 	Description string   // What the endpoint is for
-	Enabled     bool     // Whether events are sent to it (default true)
+	Enabled     *bool    // Whether events are sent to it (default true)
 	Secret      string   // the content itself: sent once, never shown back
 	Extra       map[string]any
 }
@@ -519,11 +519,83 @@ func (p *WebhookUpdateParams) body() (map[string]any, error) {
 	if p.Description != "" {
 		values["description"] = p.Description
 	}
-	if p.Enabled {
-		values["enabled"] = p.Enabled
+	if p.Enabled != nil {
+		values["enabled"] = *p.Enabled
 	}
 	if p.Secret != "" {
 		base["secret"] = p.Secret
 	}
 	return resource.Webhooks().Body(resource.VerbUpdate, base, values)
+}
+
+// PropCreateParams are a new prop. Extra merges into the
+// request's "prop" object, the named fields win, and zero fields
+// are not sent.
+type PropCreateParams struct {
+	RepositoryURL string // URL of the repository (https://github.com/owner/repo); Fibe must be able to push to it; required
+	Name          string // Name of the prop (default: from the repository's name)
+	Provider      string // Git host of the repository (default: from the URL)
+	DefaultBranch string // Branch used when none is named (default: the repository's)
+	Private       *bool  // Whether the repository is private
+	Extra         map[string]any
+}
+
+// body is the "prop" object p sends, checked by the description.
+func (p *PropCreateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.RepositoryURL != "" {
+		values["repository-url"] = p.RepositoryURL
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Provider != "" {
+		values["provider"] = p.Provider
+	}
+	if p.DefaultBranch != "" {
+		values["default-branch"] = p.DefaultBranch
+	}
+	if p.Private != nil {
+		values["private"] = *p.Private
+	}
+	return resource.MustLookup("props").Body(resource.VerbCreate, base, values)
+}
+
+// PropUpdateParams change a prop. Extra merges into the
+// request's "prop" object, the named fields win, and zero fields
+// are not sent.
+type PropUpdateParams struct {
+	RepositoryURL string // URL of the repository (https://github.com/owner/repo); Fibe must be able to push to it
+	Name          string // Name of the prop (default: from the repository's name)
+	Provider      string // Git host of the repository (default: from the URL)
+	DefaultBranch string // Branch used when none is named (default: the repository's)
+	Private       *bool  // Whether the repository is private
+	Extra         map[string]any
+}
+
+// body is the "prop" object p sends, checked by the description.
+func (p *PropUpdateParams) body() (map[string]any, error) {
+	base, values := map[string]any{}, resource.Values{}
+	for k, v := range p.Extra {
+		base[k] = v
+	}
+	if p.RepositoryURL != "" {
+		values["repository-url"] = p.RepositoryURL
+	}
+	if p.Name != "" {
+		values["name"] = p.Name
+	}
+	if p.Provider != "" {
+		values["provider"] = p.Provider
+	}
+	if p.DefaultBranch != "" {
+		values["default-branch"] = p.DefaultBranch
+	}
+	if p.Private != nil {
+		values["private"] = *p.Private
+	}
+	return resource.MustLookup("props").Body(resource.VerbUpdate, base, values)
 }
