@@ -6,7 +6,7 @@ import (
 )
 
 // stateVersion changes when the file layout does; older files are reseeded.
-const stateVersion = 2
+const stateVersion = 3
 
 // state is everything the emulator remembers. It is one JSON document so a
 // file-backed emulator can load, handle one request and save it whole.
