@@ -610,15 +610,9 @@ func (s *Server) listTemplateVersions(rc *reqCtx) (*reply, error) {
 	return paginate(views, page, perPage), nil
 }
 
-func (s *Server) createTemplateVersion(rc *reqCtx) (*reply, error) {
-	t, err := rc.pathTemplate()
-	if err != nil {
-		return nil, err
-	}
-	body, _, err := str(rc.body, "template_body")
-	if err != nil {
-		return nil, err
-	}
+// newVersion adds a version of t with body and the request's public and
+// changelog, for a new version and a patch alike.
+func (rc *reqCtx) newVersion(t *importTemplate, body string) (*templateVersion, error) {
 	if strings.TrimSpace(body) == "" {
 		return nil, invalid("template_body", "can't be blank")
 	}
@@ -636,6 +630,22 @@ func (s *Server) createTemplateVersion(rc *reqCtx) (*reply, error) {
 	}
 	v := rc.addVersion(t, body, public, logp)
 	rc.emit("template.updated", "ImportTemplate", t.ID, rc.st.templateView(t, false))
+	return v, nil
+}
+
+func (s *Server) createTemplateVersion(rc *reqCtx) (*reply, error) {
+	t, err := rc.pathTemplate()
+	if err != nil {
+		return nil, err
+	}
+	body, _, err := str(rc.body, "template_body")
+	if err != nil {
+		return nil, err
+	}
+	v, err := rc.newVersion(t, body)
+	if err != nil {
+		return nil, err
+	}
 	return jsonReply(http.StatusCreated, versionView(t, v)), nil
 }
 
@@ -760,23 +770,10 @@ func (s *Server) applyTemplatePatch(rc *reqCtx) (*reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(body) == "" {
-		return nil, invalid("template_body", "can't be blank")
-	}
-	public, err := boolean(rc.body, "public")
+	v, err := rc.newVersion(t, body)
 	if err != nil {
 		return nil, err
 	}
-	changelog, hasLog, err := str(rc.body, "changelog")
-	if err != nil {
-		return nil, err
-	}
-	var logp *string
-	if hasLog {
-		logp = &changelog
-	}
-	v := rc.addVersion(t, body, public, logp)
-	rc.emit("template.updated", "ImportTemplate", t.ID, rc.st.templateView(t, false))
 	return jsonReply(http.StatusCreated, map[string]any{"base_version_id": base.ID, "version": versionView(t, v),
 		"template": rc.st.templateView(t, false)}), nil
 }
