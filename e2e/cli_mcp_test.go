@@ -370,3 +370,48 @@ func noCountdown(v any) any {
 	}
 	return v
 }
+
+// A script may write its requests and close stdin at once: every call
+// read before the end of input is answered before the server exits.
+// Without the drain, the SDK ended the session at end of input and most
+// runs lost the answers still being worked on.
+func TestMCPStdioAnswersEveryCallBeforeEndOfInput(t *testing.T) {
+	w := newWorld(t, localapi.Config{})
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fibe_playgrounds_list","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	}
+	input := strings.Join(lines, "\n") + "\n"
+	for run := range 5 {
+		cmd := exec.Command(fibeBin, "mcp", "serve")
+		cmd.Env = w.environ()
+		cmd.Stdin = strings.NewReader(input)
+		stderr := &testio.Buffer{}
+		cmd.Stderr = stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("run %d: %v\nstderr:\n%s", run, err, stderr.String())
+		}
+		answered := map[float64]bool{}
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		for dec.More() {
+			var msg struct {
+				ID     *float64        `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if err := dec.Decode(&msg); err != nil {
+				t.Fatalf("run %d: stdout is not JSON-RPC messages: %v\n%s", run, err, out)
+			}
+			if msg.ID != nil && len(msg.Result) > 0 {
+				answered[*msg.ID] = true
+			}
+		}
+		for _, id := range []float64{1, 2, 3} {
+			if !answered[id] {
+				t.Fatalf("run %d: call %v got no answer before exit; stdout:\n%s\nstderr:\n%s", run, id, out, stderr.String())
+			}
+		}
+	}
+}

@@ -148,8 +148,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	if out == nil {
 		out = os.Stdout
 	}
-	// A cancelled call gets no answer (the protocol sends none).
-	err = s.Run(ctx, mcpserver.NoAnswerAfterCancel(&mcp.IOTransport{Reader: in, Writer: out}))
+	err = s.Run(ctx, mcpserver.StdioTransport(in, out))
 	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // stdin closed, or interrupted: a clean end
 	}

@@ -95,6 +95,10 @@ answer that comes later, so a call that waits answers before that:
   store is kept, so no resumption replays it either). A cancel that arrives after the answer went out changes
   nothing. A JSON-RPC batch (protocol revision 2025-03-26) shares one stream: cancelling one of its calls ends
   that stream for the others too.
+- **End of input (stdio).** A call read before stdin closed that ends within 2 s is answered before the server
+  exits, so a script may write its requests and close stdin at once (` + "`printf '...' | fibe mcp serve`" + `).
+  Closing stdin is also how a client shuts its server down: work still running after those 2 s (a wait) is
+  cancelled, and the server exits 0 without its answer.
 - **Confirmation.** A destructive tool (` + "`_delete`" + `, ` + "`_stop`" + `), and a ` + "`fibe_api`" + ` request that may change something
   (any method but GET, except the POSTs that only read or test: a status refresh, a logs snapshot, a
   connection test), called without ` + "`\"confirm\": true`" + ` asks the user with a form (` + "`elicitation/create`" + `, one boolean
