@@ -259,3 +259,37 @@ func TestPerPackageMediansAndOrigins(t *testing.T) {
 		t.Fatalf("groups %v", groups)
 	}
 }
+
+// The line-up times every contender in every round, under the measuring
+// helper and under inittrace, and pairs the rounds for the ratios.
+func TestLineupTimesEveryContender(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "nethttp")
+	if err := buildPackage(context.Background(), "..", "./bench/yardstick/nethttp", bin); err != nil {
+		t.Fatal(err)
+	}
+	cs := []contender{{Label: "a", Bin: bin}, {Label: "b", Bin: bin, Args: []string{"ignored"}}}
+	runs, err := lineup(context.Background(), cs, cliEnviron(filepath.Join(dir, "home")), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rs := range runs {
+		if len(rs) != 3 {
+			t.Fatalf("%s: %d runs, want 3", cs[i].Label, len(rs))
+		}
+		for _, r := range rs {
+			if r.Wall <= 0 || r.CPU < 0 || r.Init <= 0 {
+				t.Fatalf("%s: %+v", cs[i].Label, r)
+			}
+		}
+	}
+	if ratio := pairedRatio(runs[0], runs[0], wallOf); ratio != 1 {
+		t.Fatalf("a program against itself: %v", ratio)
+	}
+	a := []lineupRun{{Wall: 10}, {Wall: 30}, {Wall: 20}}
+	b := []lineupRun{{Wall: 20}, {Wall: 30}, {Wall: 80}}
+	if got := pairedRatio(a, b, wallOf); got != 0.5 { // ratios 0.5, 1, 0.25
+		t.Fatalf("paired ratio %v, want 0.5", got)
+	}
+}

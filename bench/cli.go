@@ -121,6 +121,9 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 		}
 	}
 	inits = append(inits, initSection(ctx, r, bin, environ, env.CLIRuns)...)
+	if env.Startup {
+		inits = append(inits, lineupSection(ctx, env, r, bin, environ), mcpSection(ctx, env, r, bin, environ))
+	}
 	if env.Baseline != "" {
 		base, err := baselineCLI(ctx, env)
 		if err == nil {
@@ -143,9 +146,17 @@ func runCLITiming(ctx context.Context, env *runEnv, r *report) error {
 }
 
 func buildCLI(ctx context.Context, moduleDir, out string) error {
+	return buildPackage(ctx, moduleDir, ".", out)
+}
+
+// buildPackage builds a main package of the module as the releases build
+// fibe (.goreleaser.yaml): static, without debug information, so that the
+// start-up timed is the start-up shipped.
+func buildPackage(ctx context.Context, moduleDir, pkg, out string) error {
 	ctx, cancel := context.WithTimeout(ctx, 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Dir = moduleDir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -51,6 +51,12 @@ type runEnv struct {
 	// Baseline, when set, is a binary or a git revision timed beside the
 	// CLI, run for run (paired.go).
 	Baseline string
+	// Public, when set, is the public Fibe CLI's binary, timed beside
+	// fibe in the startup scenario (lineup.go).
+	Public string
+	// Startup: the startup scenario runs, which adds the line-ups to the
+	// CLI timings.
+	Startup bool
 	// CLIRuns is how many times each CLI command is run; CLIRunsSet says
 	// -cli-runs chose it.
 	CLIRuns    int
@@ -108,6 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory for <scenario>.md results (default bench/results for a full run, none for -short)")
 	cliBin := fs.String("cli", "", "prebuilt fibe binary to time in the overhead scenario (default: build one)")
 	noCLI := fs.Bool("no-cli", false, "skip timing the CLI in the overhead scenario")
+	public := fs.String("public", "", "startup: the public Fibe CLI's binary, timed beside fibe (its --version, and its mcp serve from spawn to initialize)")
 	baseline := fs.String("baseline", "", "startup and overhead: also time this fibe binary, or this git revision of the module (built), paired with this build, run for run")
 	cliRuns := fs.Int("cli-runs", 0, "times each CLI command is run (default 20 in overhead, 50 in startup, 3 with -short)")
 	soakOps := fs.Int("soak-ops", 0, "soak: number of operations (default 10000, or 200 with -short), in waves of 500")
@@ -143,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(tmp)
 	raiseFileLimit()
 
-	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, Baseline: *baseline, CLIRuns: 20,
+	env := &runEnv{Short: *short, Serial: *serial, TempDir: tmp, Log: stderr, ModuleDir: modDir, CLI: *cliBin, Baseline: *baseline, Public: *public, CLIRuns: 20,
 		SoakOps: *soakOps, SoakProcs: *soakProcs, MemProfile: *memProfile}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "soak-seed" {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/fibegg/fibe/cmd/agents"
 	"github.com/fibegg/fibe/cmd/api"
@@ -64,8 +66,27 @@ type GlobalFlags struct {
 	Quiet   bool
 }
 
-// NewCmdRoot builds the command tree.
+// NewCmdRoot builds the whole command tree.
 func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	root := newRoot(f)
+	addCommands(root, f, "")
+	return root
+}
+
+// newRootFor builds the root with only the top-level command args run,
+// when that command can be told from args alone, and the whole tree
+// otherwise (help, completion of the top level, an unknown word). Building
+// the tree is the largest part of the work a quick command does after
+// start-up; a command never looks at its siblings, so the others are left
+// out (docs/architecture.md, "Start-up").
+func newRootFor(f *cmdutil.Factory, args []string) *cobra.Command {
+	root := newRoot(f)
+	addCommands(root, f, commandWord(root.PersistentFlags(), args))
+	return root
+}
+
+// newRoot builds the root command alone: its flags, groups and hooks.
+func newRoot(f *cmdutil.Factory) *cobra.Command {
 	g := &GlobalFlags{}
 	root := &cobra.Command{
 		Use:   "fibe",
@@ -109,38 +130,6 @@ Try it without an account against the embedded local API:
 		&cobra.Group{ID: groupSetup, Title: "Account and settings:"},
 		&cobra.Group{ID: groupMore, Title: "More commands:"},
 	)
-	addToGroup(root, groupCore,
-		playgrounds.NewCmdPlaygrounds(f),
-		marquees.NewCmdMarquees(f),
-		playspecs.NewCmdPlayspecs(f),
-		tricks.NewCmdTricks(f),
-		agents.NewCmdAgents(f),
-		props.NewCmdProps(f),
-		ops.NewCmdOps(f),
-		templates.NewCmdTemplates(f),
-		launch.NewCmdLaunch(f, nil),
-	)
-	addToGroup(root, groupSetup,
-		auth.NewCmdAuth(f),
-		configcmd.NewCmdConfig(f),
-		breaker.NewCmdBreaker(f),
-		doctor.NewCmdDoctor(f, nil),
-		secrets.NewCmdSecrets(f),
-		apikeys.NewCmdAPIKeys(f),
-		status.NewCmdStatus(f, nil),
-	)
-	addToGroup(root, groupMore,
-		webhooks.NewCmdWebhooks(f),
-		cmdutil.NewCmdResource(f, resource.AuditLogs()),
-		api.NewCmdAPI(f, nil),
-		local.NewCmdLocal(f),
-		mcpcmd.NewCmdMCP(f),
-
-		consolecmd.NewCmdConsole(f),
-		completion.NewCmdCompletion(f),
-		mancmd.NewCmdMan(f),
-		version.NewCmdVersion(f),
-	)
 	root.SetHelpCommandGroupID(groupMore)
 	root.SetCompletionCommandGroupID(groupMore)
 	return root
@@ -152,11 +141,118 @@ const (
 	groupMore  = "more"
 )
 
-func addToGroup(root *cobra.Command, group string, cmds ...*cobra.Command) {
-	for _, c := range cmds {
-		c.GroupID = group
+// topLevel is one command of the root. names are its name and aliases, so
+// that the command a line runs is found without building any command;
+// TestTopLevelNames holds them to what build makes.
+type topLevel struct {
+	group string
+	names []string
+	build func(*cmdutil.Factory) *cobra.Command
+	// tree: the command reads the whole tree (completion scripts, manual
+	// pages), so running it builds every command.
+	tree bool
+}
+
+// topLevels lists the root's commands in the order help shows them.
+var topLevels = []topLevel{
+	{groupCore, []string{"playgrounds", "pg", "playground"}, playgrounds.NewCmdPlaygrounds, false},
+	{groupCore, []string{"marquees", "mq", "marquee"}, marquees.NewCmdMarquees, false},
+	{groupCore, []string{"playspecs", "ps", "playspec"}, playspecs.NewCmdPlayspecs, false},
+	{groupCore, []string{"tricks", "trick"}, tricks.NewCmdTricks, false},
+	{groupCore, []string{"agents", "agent"}, agents.NewCmdAgents, false},
+	{groupCore, []string{"props", "prop"}, props.NewCmdProps, false},
+	{groupCore, []string{"ops", "op", "operations"}, ops.NewCmdOps, false},
+	{groupCore, []string{"templates", "tpl", "template"}, templates.NewCmdTemplates, false},
+	{groupCore, []string{"launch"}, func(f *cmdutil.Factory) *cobra.Command { return launch.NewCmdLaunch(f, nil) }, false},
+	{groupSetup, []string{"auth"}, auth.NewCmdAuth, false},
+	{groupSetup, []string{"config"}, configcmd.NewCmdConfig, false},
+	{groupSetup, []string{"breaker", "breakers"}, breaker.NewCmdBreaker, false},
+	{groupSetup, []string{"doctor"}, func(f *cmdutil.Factory) *cobra.Command { return doctor.NewCmdDoctor(f, nil) }, false},
+	{groupSetup, []string{"secrets", "secret"}, secrets.NewCmdSecrets, false},
+	{groupSetup, []string{"api-keys", "api-key"}, apikeys.NewCmdAPIKeys, false},
+	{groupSetup, []string{"status"}, func(f *cmdutil.Factory) *cobra.Command { return status.NewCmdStatus(f, nil) }, false},
+	{groupMore, []string{"webhooks", "webhook", "wh"}, webhooks.NewCmdWebhooks, false},
+	{groupMore, []string{"audit-logs", "audit-log", "audit"}, func(f *cmdutil.Factory) *cobra.Command { return cmdutil.NewCmdResource(f, resource.AuditLogs()) }, false},
+	{groupMore, []string{"api"}, func(f *cmdutil.Factory) *cobra.Command { return api.NewCmdAPI(f, nil) }, false},
+	{groupMore, []string{"local"}, local.NewCmdLocal, false},
+	{groupMore, []string{"mcp"}, mcpcmd.NewCmdMCP, false},
+	{groupMore, []string{"console"}, consolecmd.NewCmdConsole, false},
+	{groupMore, []string{"completion"}, completion.NewCmdCompletion, true},
+	{groupMore, []string{"man"}, mancmd.NewCmdMan, true},
+	{groupMore, []string{"version"}, version.NewCmdVersion, false},
+}
+
+// addCommands adds the top-level command named word to root, or every
+// one when word is "".
+func addCommands(root *cobra.Command, f *cmdutil.Factory, word string) {
+	for _, tl := range topLevels {
+		if word != "" && !slices.Contains(tl.names, word) {
+			continue
+		}
+		c := tl.build(f)
+		c.GroupID = tl.group
 		root.AddCommand(c)
 	}
+}
+
+// commandWord returns the top-level command args run, or "" when it
+// cannot be told for sure without the whole tree: no command (help,
+// --version), an unknown word or flag, a command that reads the tree, or
+// the completion of the command word itself. Flags before the command are
+// skipped as cobra skips them, by what root's persistent flags say takes a
+// value.
+func commandWord(flags *pflag.FlagSet, args []string) string {
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Shell completion: the line being completed follows. Its last
+		// word is the one being typed, so a command word there is not
+		// known yet.
+		line := args[1:]
+		if len(line) == 0 {
+			return ""
+		}
+		return commandWord(flags, line[:len(line)-1])
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--" || a == "-":
+			return ""
+		case strings.HasPrefix(a, "--"):
+			name, _, inline := strings.Cut(a[2:], "=")
+			fl := flags.Lookup(name)
+			if fl == nil {
+				return ""
+			}
+			if !inline && fl.NoOptDefVal == "" {
+				i++ // its value is the next argument
+			}
+		case strings.HasPrefix(a, "-"):
+			// One or more shorthands (-q, -qo json, -ojson).
+			for j := 1; j < len(a); j++ {
+				fl := flags.ShorthandLookup(a[j : j+1])
+				if fl == nil {
+					return ""
+				}
+				if fl.NoOptDefVal == "" {
+					if j == len(a)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			for _, tl := range topLevels {
+				if slices.Contains(tl.names, a) {
+					if tl.tree {
+						return ""
+					}
+					return a
+				}
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // applyGlobals hands the parsed global flags to the streams and the factory.
@@ -236,7 +332,7 @@ func Main() int {
 		stop()
 	}()
 
-	root := NewCmdRoot(f)
+	root := newRootFor(f, args)
 	root.SetArgs(args)
 	err := Execute(ctx, root)
 	if err == nil {
