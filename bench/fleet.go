@@ -47,6 +47,9 @@ type fleetRun struct {
 	FellBack   bool
 	OK         bool
 	Attempts   int64 // HTTP attempts sent
+	// First: the machine's first invocation, which learns the cache
+	// whenever it starts.
+	First bool
 }
 
 func (s *fleetStats) start(t0 time.Time) {
@@ -68,6 +71,7 @@ type fleetClient struct {
 	pol                                 reliability.Policy
 	http                                http.RoundTripper // kept across invocations: not what is measured
 	stats                               *fleetStats
+	invocations                         atomic.Int64
 }
 
 func newFleetClient(baseURL, apiKey, stateDir, storeURL string, pol reliability.Policy, stats *fleetStats) *fleetClient {
@@ -94,9 +98,10 @@ func (f *fleetClient) invoke(fn func(c *client.Client) error) error {
 	if err != nil {
 		return err
 	}
+	first := f.invocations.Add(1) == 1
 	err = fn(c)
 	f.stats.add(fleetRun{RoundTrips: rs.RoundTrips(), Dials: rs.Dials(), FellBack: store.Down(), OK: err == nil,
-		Attempts: attempts.Load()}, began)
+		Attempts: attempts.Load(), First: first}, began)
 	return err
 }
 
@@ -136,7 +141,7 @@ func fleetSection(r *report, p herdParams, name string, s *fleetStats) {
 		label    string
 		from, to time.Duration
 	}{
-		{"warm-up (the fleet learns the cache and the rate window)", 0, p.Warmup},
+		{"warm-up (the fleet learns the cache and the rate window; with any machine's first read that started later)", 0, p.Warmup},
 		{"steady, before the outage (a GET on a closed breaker)", p.Warmup, p.OutageStart},
 		{"during the outage", p.OutageStart, p.recovery()},
 		{"after recovery", p.recovery(), time.Duration(1 << 62)},
@@ -145,7 +150,14 @@ func fleetSection(r *report, p herdParams, name string, s *fleetStats) {
 		var trips []int64
 		var dials, fell, sentShared, sentFallback int64
 		for _, run := range runs {
-			if run.At < ph.from || run.At >= ph.to {
+			in := run.At >= ph.from && run.At < ph.to
+			switch ph.from {
+			case 0: // a machine's first read is its warm-up, even when it starts late
+				in = in || (run.First && run.At < p.OutageStart)
+			case p.Warmup:
+				in = in && !run.First
+			}
+			if !in {
 				continue
 			}
 			trips = append(trips, run.RoundTrips)
