@@ -172,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case f.Name == "out":
 		case f.Name == "soak-memprofile": // a path of the machine that ran it
 			given = append(given, "-soak-memprofile=FILE")
-		case (f.Name == "cli" || f.Name == "baseline") && strings.ContainsRune(f.Value.String(), os.PathSeparator):
+		case (f.Name == "cli" || f.Name == "baseline" || f.Name == "public") && strings.ContainsRune(f.Value.String(), os.PathSeparator):
 			given = append(given, "-"+f.Name+"=BIN") // a path of the machine that ran it
 		case isBool && b.IsBoolFlag() && f.Value.String() == "true":
 			given = append(given, "-"+f.Name)
