@@ -143,6 +143,9 @@ const (
 	YesNo
 	// NameOrID is the value of Key, or of Fallback (an id) when Key is empty.
 	NameOrID
+	// List is a list of strings: a table shows its first items and how
+	// many more ("secrets:read +3"), the card and --json all of them.
+	List
 )
 
 // Column is one column of a resource's table or one line of its card: a
