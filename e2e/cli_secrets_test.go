@@ -4,9 +4,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fibegg/fibe/internal/localapi"
 )
@@ -169,17 +171,30 @@ func TestCLIAPIKeys(t *testing.T) {
 		!strings.Contains(r.stderr, "shown once") || strings.Contains(r.stderr, token) {
 		t.Fatalf("create: %s", r)
 	}
+	// The table shows a key's first scopes and how many more, so that even
+	// the account's own key, which holds every scope, fits in 80 columns;
+	// --json has them all.
 	r = w.ok("api-keys", "list")
-	if strings.Contains(r.stdout+r.stderr, token) || !strings.Contains(r.stdout, "ci reader") || !strings.Contains(r.stdout, "secrets:read, playgrounds:read") {
+	if strings.Contains(r.stdout+r.stderr, token) || !strings.Contains(r.stdout, "ci reader") || !strings.Contains(r.stdout, "secrets:read +1") ||
+		strings.Contains(r.stdout, "playgrounds:read") {
 		t.Fatalf("list: %s", r)
 	}
+	if !regexp.MustCompile(`(?m)^\d+ +primary .* [a-z_]+:[a-z]+ \+\d{2}\b`).MatchString(r.stdout) {
+		t.Errorf("list: the key holding every scope does not show the first and a count:\n%s", r.stdout)
+	}
+	for _, line := range strings.Split(strings.TrimRight(r.stdout, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("list: a line of %d columns:\n%s", n, r.stdout)
+		}
+	}
 	var keys []struct {
-		ID    int64  `json:"id"`
-		Label string `json:"label"`
-		Token string `json:"token"`
+		ID     int64    `json:"id"`
+		Label  string   `json:"label"`
+		Token  string   `json:"token"`
+		Scopes []string `json:"scopes"`
 	}
 	w.jsonOf(&keys, "api-keys", "list", "--label", "reader")
-	if len(keys) != 1 || keys[0].Token != "" {
+	if len(keys) != 1 || keys[0].Token != "" || strings.Join(keys[0].Scopes, " ") != "secrets:read playgrounds:read" {
 		t.Fatalf("list --label reader: %+v", keys)
 	}
 	// The new key reads secrets and nothing else.

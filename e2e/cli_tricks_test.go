@@ -106,8 +106,8 @@ func (p *jobPlatform) triggers() []map[string]any {
 
 // fibe tricks run exits with the job's outcome: 0 when it succeeded, 11
 // with the failed service and its exit code when it failed, 11 with the
-// failed step when the playground failed first; bad input is exit 2 and
-// sends nothing.
+// failed step when the playground failed first (either failure points at
+// `fibe tricks status`); bad input is exit 2 and sends nothing.
 func TestCLITricksRunExitsWithTheJobsOutcome(t *testing.T) {
 	t.Parallel()
 	p := newJobPlatform(t)
@@ -125,7 +125,11 @@ func TestCLITricksRunExitsWithTheJobsOutcome(t *testing.T) {
 	if r.code != 11 {
 		t.Fatalf("failed job: %s", r)
 	}
-	mustContain(t, "failed job", r.stderr, "JOB_FAILED", "trick n-fail failed", "Failed step: job", "worker exited with code 3")
+	mustContain(t, "failed job", r.stderr, "JOB_FAILED", "trick n-fail failed", "Failed step: job", "worker exited with code 3",
+		"The whole status: fibe tricks status n-fail")
+	if strings.Contains(r.stderr, "pg status") {
+		t.Errorf("failed job: the hint names the playgrounds' status command:\n%s", r.stderr)
+	}
 
 	r = w.run("tricks", "run", "--playspec", "nightly", "--name", "n-json", "--env", "FAIL=1", "--json")
 	var doc struct {
@@ -143,7 +147,8 @@ func TestCLITricksRunExitsWithTheJobsOutcome(t *testing.T) {
 	if r.code != 11 {
 		t.Fatalf("broken playground: %s", r)
 	}
-	mustContain(t, "broken playground", r.stderr, "PLAYGROUND_TERMINAL_STATE", "build", "image_pull_failed")
+	mustContain(t, "broken playground", r.stderr, "PLAYGROUND_TERMINAL_STATE", "build", "image_pull_failed",
+		"The whole status: fibe tricks status n-broken")
 
 	before := len(p.triggers())
 	r = w.ok("tricks", "run", "--playspec", "nightly", "--name", "n-later", "--no-wait", "--json")

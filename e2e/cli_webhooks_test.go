@@ -99,6 +99,14 @@ func TestCLIWebhooksDeliverAndVerify(t *testing.T) {
 	if len(logs) != 1 || logs[0].Action != "webhook_endpoint.created" {
 		t.Errorf("audit logs %+v", logs)
 	}
+	// Neither an entry nor an endpoint has a name: --name is not a flag of
+	// their lists (a usage error, one line naming it).
+	for _, args := range [][]string{{"audit-logs", "list", "--name", "x"}, {"webhooks", "list", "--name", "x"}} {
+		r := w.run(args...)
+		if line := strings.TrimSpace(r.stderr); r.code != 2 || strings.Contains(line, "\n") || !strings.Contains(line, "--name") {
+			t.Errorf("fibe %s: %s", strings.Join(args, " "), r)
+		}
+	}
 	if r := w.run("webhooks", "create", "--url", rcv.URL); r.code != 2 {
 		t.Errorf("create without --event: %s", r)
 	}

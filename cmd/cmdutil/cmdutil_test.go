@@ -10,6 +10,7 @@ import (
 
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
+	"github.com/fibegg/fibe/internal/resource"
 )
 
 func TestIdempotencyKeyFlag(t *testing.T) {
@@ -70,6 +71,34 @@ func TestRelative(t *testing.T) {
 		if got := Relative(base.Add(d)); got != want {
 			t.Errorf("%s: %q, want %q", d, got, want)
 		}
+	}
+}
+
+// A List cell of a table holds as many items as fit in its width, then
+// how many more; the first item is always whole.
+func TestShortList(t *testing.T) {
+	for _, c := range []struct {
+		items []any
+		want  string
+	}{
+		{nil, ""},
+		{[]any{"*"}, "*"},
+		{[]any{"a:read", "b:read"}, "a:read, b:read"},
+		{[]any{"secrets:read", "playgrounds:read"}, "secrets:read +1"},
+		{[]any{"a:read", "b:read", "c:read", "d:read", "e:read"}, "a:read, b:read +3"},
+		{[]any{"import_templates:write", "x:y"}, "import_templates:write +1"},
+	} {
+		if got := shortList(c.items, listCellWidth); got != c.want {
+			t.Errorf("%v: %q, want %q", c.items, got, c.want)
+		}
+	}
+	ios, _, out, _ := iostreams.Test()
+	scopes := []any{"secrets:read", "b:read", "playgrounds:write"}
+	if err := PrintTable(ios, resource.APIKeys(), []map[string]any{{"id": 1, "label": "k", "scopes": scopes}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "secrets:read +2") || strings.Contains(out.String(), "playgrounds:write") {
+		t.Errorf("table:\n%q", out.String())
 	}
 }
 

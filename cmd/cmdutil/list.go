@@ -64,7 +64,7 @@ func NewCmdList[T any](f *Factory, spec ListSpec[T], runF func(context.Context, 
 			return ListRun(cmd.Context(), opts)
 		},
 	}
-	AddFilterFlags(f, cmd, &opts.FilterFlags, r.Name, r.Statuses, r.SortKeys)
+	AddFilterFlags(f, cmd, &opts.FilterFlags, r.Name, r.Statuses, r.SortKeys, r.ListLacks)
 	for i, fl := range r.Filters {
 		cmd.Flags().StringVar(&values[i], fl.Arg, "", fl.Help)
 		if complete := completeRefers(f, fl.Refers); complete != nil {

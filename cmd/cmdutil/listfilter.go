@@ -28,19 +28,31 @@ type FilterFlags struct {
 }
 
 // AddFilterFlags adds --status, --name, --search, --created-after,
-// --created-before and --sort; statuses and sortKeys are what the server
-// accepts for this resource.
-func AddFilterFlags(fa *Factory, cmd *cobra.Command, f *FilterFlags, plural string, statuses, sortKeys []string) {
+// --created-before and --sort, but not those of the generic filters lacks
+// names (resource.Resource.ListLacks); statuses and sortKeys are what the
+// server accepts for this resource.
+func AddFilterFlags(fa *Factory, cmd *cobra.Command, f *FilterFlags, plural string, statuses, sortKeys []string, lacks resource.GenericFilter) {
 	f.statuses, f.sortKeys = statuses, sortKeys
+	takes := func(g resource.GenericFilter) bool { return lacks&g == 0 }
 	fl := cmd.Flags()
 	if len(statuses) > 0 {
 		fl.StringVar(&f.Status, "status", "", "Only "+plural+" with this status ("+strings.Join(statuses, ", ")+")")
 		fa.CompleteFlag(cmd, "status", cobra.FixedCompletions(statuses, cobra.ShellCompDirectiveNoFileComp))
 	}
-	fl.StringVar(&f.Name, "name", "", "Only "+plural+" whose name contains this text")
-	fl.StringVar(&f.Search, "search", "", "Only "+plural+" where this text is found (name and other text columns)")
-	fl.StringVar(&f.CreatedAfter, "created-after", "", "Only "+plural+" created on or after this ISO 8601 date or time")
-	fl.StringVar(&f.CreatedBefore, "created-before", "", "Only "+plural+" created on or before this ISO 8601 date or time")
+	if takes(resource.FilterName) {
+		fl.StringVar(&f.Name, "name", "", "Only "+plural+" whose name contains this text")
+	}
+	if takes(resource.FilterSearch) {
+		search := "name and other text columns"
+		if !takes(resource.FilterName) {
+			search = "its text columns"
+		}
+		fl.StringVar(&f.Search, "search", "", "Only "+plural+" where this text is found ("+search+")")
+	}
+	if takes(resource.FilterCreated) {
+		fl.StringVar(&f.CreatedAfter, "created-after", "", "Only "+plural+" created on or after this ISO 8601 date or time")
+		fl.StringVar(&f.CreatedBefore, "created-before", "", "Only "+plural+" created on or before this ISO 8601 date or time")
+	}
 	if len(sortKeys) == 0 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fibegg/fibe/internal/iostreams"
 	"github.com/fibegg/fibe/internal/output"
@@ -143,8 +144,38 @@ func cell(cs *iostreams.ColorScheme, c resource.Column, row map[string]any, shor
 			return output.Sanitize(s)
 		}
 		return output.Sanitize(text(row[c.Fallback]))
+	case resource.List:
+		if items, ok := v.([]any); ok && short {
+			return output.Sanitize(shortList(items, listCellWidth))
+		}
 	}
 	return output.Sanitize(text(v))
+}
+
+// listCellWidth bounds a List cell of a table, so that a key holding every
+// scope keeps its row within 80 columns; the card and --json show all.
+const listCellWidth = 20
+
+// shortList is as many of items as fit in width characters, then how many
+// more there are: "secrets:read, props:read +3". The first item is always
+// shown whole.
+func shortList(items []any, width int) string {
+	out := ""
+	for i, it := range items {
+		next := text(it)
+		if i > 0 {
+			next = out + ", " + next
+		}
+		more := ""
+		if rest := len(items) - i - 1; rest > 0 {
+			more = " +" + strconv.Itoa(rest)
+		}
+		if i > 0 && utf8.RuneCountInString(next+more) > width {
+			return out + " +" + strconv.Itoa(len(items)-i)
+		}
+		out = next
+	}
+	return out
 }
 
 // text is a JSON value as people read it; zero numbers and null are empty.

@@ -58,7 +58,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 			return listRun(cmd.Context(), opts)
 		},
 	}
-	cmdutil.AddFilterFlags(f, cmd, &opts.FilterFlags, "tricks", statuses, sortKeys)
+	cmdutil.AddFilterFlags(f, cmd, &opts.FilterFlags, "tricks", statuses, sortKeys, 0)
 	cmd.Flags().StringVar(&opts.Result, "result", "", "Only tricks with this outcome (succeeded, failed, unknown)")
 	cmd.Flags().StringVar(&opts.Playspec, "playspec", "", "Only runs of this playspec (id or name)")
 	cmd.Flags().StringVar(&opts.Marquee, "marquee", "", "Only tricks on this marquee (id or name)")

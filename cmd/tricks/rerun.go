@@ -51,7 +51,7 @@ func rerunRun(ctx context.Context, opts *RerunOptions) error {
 	p, resp, err := c.Tricks.Rerun(ctx, opts.Ref, mo, wo)
 	stop(err)
 	if err != nil {
-		return opts.WaitFailed(err)
+		return trickFailed(opts.Seams, err)
 	}
 	if p == nil {
 		return opts.Finish(resp, nil, true, nil)

@@ -109,7 +109,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	p, resp, err := c.Tricks.Trigger(ctx, body, mo, wo)
 	stop(err)
 	if err != nil {
-		return opts.WaitFailed(err)
+		return trickFailed(opts.Seams, err)
 	}
 	if p == nil {
 		// A 202 not waited on: the handle is all there is.
@@ -135,10 +135,16 @@ func waitRun(ctx context.Context, s cmdutil.Seams, c *client.Client, name string
 	st, err := c.Tricks.Wait(ctx, name, wo)
 	stop(err)
 	if err != nil {
-		return s.WaitFailed(err) // stdout stays empty; the error's details name what failed
+		return trickFailed(s, err) // stdout stays empty; the error's details name what failed
 	}
 	if s.IO.JSON() {
 		return s.IO.PrintJSON(st)
 	}
 	return printTrickStatus(s.IO, st)
+}
+
+// trickFailed is the error of a trick's start or wait: the hint under a
+// failure names `fibe tricks status`, the trick's own status command.
+func trickFailed(s cmdutil.Seams, err error) error {
+	return output.WithStatusCommand(s.WaitFailed(err), "tricks")
 }

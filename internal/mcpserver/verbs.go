@@ -118,8 +118,11 @@ func verbToolOf(t *verbTool) *Tool {
 		listRanges(in)
 		if len(r.Statuses) > 0 {
 			in.Properties["status"] = &jsonschema.Schema{Type: "string", Description: "Only " + r.Name + " with this status", Enum: anys(r.Statuses)}
-			in.Properties["name"] = &jsonschema.Schema{Type: "string", Description: "Only " + r.Name + " whose name matches"}
-			first = append(first, "status", "name")
+			first = append(first, "status")
+			if r.ListTakes(resource.FilterName) {
+				in.Properties["name"] = &jsonschema.Schema{Type: "string", Description: "Only " + r.Name + " whose name matches"}
+				first = append(first, "name")
+			}
 		}
 		if len(r.SortKeys) > 0 {
 			in.Properties["sort"] = &jsonschema.Schema{Type: "string", Enum: anys(resource.SortValues(r.SortKeys)),
@@ -358,8 +361,10 @@ func (in *verbIn) listOptions() error {
 	if in.lo.Status, err = in.str("status"); err != nil {
 		return err
 	}
-	if in.lo.Name, err = in.str("name"); err != nil {
-		return err
+	if in.t.r.ListTakes(resource.FilterName) {
+		if in.lo.Name, err = in.str("name"); err != nil {
+			return err
+		}
 	}
 	if in.lo.Sort, err = in.str("sort"); err != nil {
 		return err

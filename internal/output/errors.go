@@ -26,6 +26,27 @@ func FlagErrorWrap(err error) error {
 	return &FlagError{err: err}
 }
 
+// StatusCommandError names the command group whose `status NAME` shows
+// the whole status of what err is about (a trick's: "tricks"), for the
+// last line under a failure; without it that line names `pg status`.
+// Nothing else changes: the exit code and the --json document are Err's.
+type StatusCommandError struct {
+	Err   error
+	Group string
+}
+
+func (e *StatusCommandError) Error() string { return e.Err.Error() }
+func (e *StatusCommandError) Unwrap() error { return e.Err }
+
+// WithStatusCommand says that `fibe <group> status NAME` shows what err is
+// about. A nil err stays nil.
+func WithStatusCommand(err error, group string) error {
+	if err == nil {
+		return nil
+	}
+	return &StatusCommandError{Err: err, Group: group}
+}
+
 // AuthRequiredError means no API key could be found. It exits 4 and tells
 // the user how to provide one.
 type AuthRequiredError struct {

@@ -79,7 +79,7 @@ func failureLines(e *client.Error, h *hinter) []string {
 		}
 	}
 	if name != "" {
-		lines = append(lines, "The whole status: "+h.command("pg", "status", name))
+		lines = append(lines, "The whole status: "+h.command(h.statusGroup, "status", name))
 	}
 	return lines
 }

@@ -221,7 +221,11 @@ func errorHints(err error, invocation []string, operation string) []string {
 		return nil
 	}
 	r := ruleOf(ce)
-	h := &hinter{err: ce, invocation: invocation}
+	h := &hinter{err: ce, invocation: invocation, statusGroup: "pg"}
+	var group *StatusCommandError
+	if errors.As(err, &group) && group.Group != "" {
+		h.statusGroup = group.Group
+	}
 	var hints []string
 	switch {
 	case r.details && (ce.Async || ce.Code == client.CodeTerminalState):

@@ -195,3 +195,27 @@ func TestPrintErrorTerminalStateSaysEachFactOnce(t *testing.T) {
 		t.Errorf("a fact twice:\n%s", text)
 	}
 }
+
+// A command that names its own status command (a trick's) gets it in the
+// last line of a failure; the exit code and the --json document stay the
+// error's.
+func TestPrintErrorNamesTheCommandsOwnStatusCommand(t *testing.T) {
+	e := &client.Error{Code: client.CodeJobFailed, Message: "trick n1 failed", Async: true,
+		Details: map[string]any{"playground": "n1", "status": "completed", "error_step": "job"}}
+	err := WithStatusCommand(e, "tricks")
+	ios, _, _, errOut := iostreams.Test()
+	PrintError(ios, err, []string{"tricks", "run", "--playspec", "nightly"}, "")
+	mustHave(t, errOut.String(), "The whole status: fibe tricks status n1\n")
+	if strings.Contains(errOut.String(), "pg status") {
+		t.Errorf("pg status named:\n%s", errOut)
+	}
+	if ExitCode(err) != ExitCode(e) {
+		t.Errorf("exit code %d, want %d", ExitCode(err), ExitCode(e))
+	}
+	if got, want := ErrorBodyOf(err), ErrorBodyOf(e); got.Code != want.Code || len(got.Details) != len(want.Details) {
+		t.Errorf("--json document %+v, want %+v", got, want)
+	}
+	if WithStatusCommand(nil, "tricks") != nil {
+		t.Error("a nil error is not nil any more")
+	}
+}

@@ -55,6 +55,10 @@ func ruleOf(e *client.Error) rule {
 type hinter struct {
 	err        *client.Error
 	invocation []string
+	// statusGroup is the command group whose `status NAME` shows the
+	// whole status of what failed: "pg" unless the command said otherwise
+	// (StatusCommandError).
+	statusGroup string
 }
 
 func (h *hinter) command(args ...string) string { return CommandLine(h.invocation, args...) }

@@ -32,7 +32,7 @@ func apiKeys() *Resource {
 			{Header: "ID", Key: "id"},
 			{Header: "LABEL", Key: "label"},
 			{Header: "TOKEN", Key: "masked_token"},
-			{Header: "SCOPES", Key: "scopes"},
+			{Header: "SCOPES", Key: "scopes", Kind: List},
 			{Header: "EXPIRES", Key: "expires_at", Kind: Relative},
 			{Header: "CREATED", Key: "created_at", Kind: Relative},
 		},

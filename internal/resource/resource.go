@@ -89,8 +89,23 @@ const (
 	VerbDelete Verb = "delete"
 )
 
-// Filter is one list filter beyond status and name (which every list with
-// Statuses has).
+// GenericFilter is one of the list filters every list takes unless its
+// description says otherwise (Resource.ListLacks; docs/api.md, Lists).
+// Status and sort are said by Statuses and SortKeys.
+type GenericFilter int
+
+const (
+	// FilterName keeps the items whose name contains a text (--name).
+	FilterName GenericFilter = 1 << iota
+	// FilterSearch keeps the items where a text is found (--search, q).
+	FilterSearch
+	// FilterCreated bounds the items' creation time (--created-after,
+	// --created-before).
+	FilterCreated
+)
+
+// Filter is one list filter of a resource's own, beyond the generic ones
+// (status, name, search, creation time, sort).
 type Filter struct {
 	Arg  string // --playspec, "playspec"
 	Help string
@@ -128,6 +143,9 @@ const (
 	YesNo
 	// NameOrID is the value of Key, or of Fallback (an id) when Key is empty.
 	NameOrID
+	// List is a list of strings: a table shows its first items and how
+	// many more ("secrets:read +3"), the card and --json all of them.
+	List
 )
 
 // Column is one column of a resource's table or one line of its card: a
@@ -190,6 +208,9 @@ type Resource struct {
 	Statuses, SortKeys []string
 	// Filters are the list's own filters.
 	Filters []Filter
+	// ListLacks are the generic filters its list does not take
+	// (FilterName: its items have no name); zero: it takes them all.
+	ListLacks GenericFilter
 	// Columns are the list's table; Card the detail card of one item.
 	Columns, Card []Column
 	// Actions are its operations beyond the generic verbs.
@@ -212,6 +233,9 @@ func (r *Resource) A() string {
 	}
 	return "a " + r.Singular
 }
+
+// ListTakes reports whether its list takes the generic filter g.
+func (r *Resource) ListTakes(g GenericFilter) bool { return r.ListLacks&g == 0 }
 
 // Serves reports whether the resource serves verb v.
 func (r *Resource) Serves(v Verb) bool { return slices.Contains(r.Verbs, v) }

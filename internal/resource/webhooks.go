@@ -27,6 +27,8 @@ func webhooks() *Resource {
 				Help: "File holding the signing secret, at least 16 characters (default: one is made and shown once)", On: []Verb{VerbCreate, VerbUpdate}},
 		},
 		SortKeys: []string{"created_at", "updated_at", "url", "id"},
+		// An endpoint has no name: --url keeps those whose URL contains a text.
+		ListLacks: FilterName,
 		Filters: []Filter{
 			{Arg: "url", Help: "Only endpoints whose URL contains this", Query: "url"},
 			{Arg: "enabled", Help: "Only enabled (true) or disabled (false) endpoints", Query: "enabled"},
@@ -66,6 +68,8 @@ func auditLogs() *Resource {
 		Path:     "/api/audit_logs",
 		Verbs:    []Verb{VerbList},
 		SortKeys: []string{"created_at", "id"},
+		// An entry has no name: q searches its action and resource type.
+		ListLacks: FilterName,
 		Filters: []Filter{
 			{Arg: "resource-type", Help: "Only entries about this kind of resource (Playground, Marquee, Secret, ...)", Query: "resource_type"},
 			{Arg: "channel", Help: "Only entries made through this channel (api or ui)", Query: "channel"},

@@ -45,83 +45,36 @@ func (s *AgentsService) List(ctx context.Context, o *AgentListOptions) ([]*Agent
 
 // All iterates lazily over every agent o selects, as PlaygroundsService.All.
 func (s *AgentsService) All(ctx context.Context, o *AgentListOptions) iter.Seq2[*Agent, error] {
-	var opts AgentListOptions
-	if o != nil {
-		opts = *o
-	}
-	return all(ctx, opts.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Agent, *Response, error) {
-		page := opts
-		page.ListOptions = lo
-		return s.List(ctx, &page)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one agent.
 func (s *AgentsService) Get(ctx context.Context, ref string) (*Agent, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	a, meta, err := s.c.c.Agents.Get(ctx, ref)
-	return result[Agent](a, meta, err)
+	return getOne[Agent](ctx, s.c, ref, s.c.c.Agents.Get)
 }
 
 // Create creates an agent (201).
 func (s *AgentsService) Create(ctx context.Context, p *AgentCreateParams, opts ...CallOption) (*Agent, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, meta, err := s.c.c.Agents.Create(ctx, body, mo, o.wait())
-	return result[Agent](a, meta, err)
+	return createOne[Agent](ctx, s.c, p, opts, s.c.c.Agents.Create)
 }
 
 // Update changes an agent; its provider cannot change.
 func (s *AgentsService) Update(ctx context.Context, ref string, p *AgentUpdateParams, opts ...CallOption) (*Agent, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, meta, err := s.c.c.Agents.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[Agent](a, meta, err)
+	return updateOne[Agent](ctx, s.c, ref, p, opts, s.c.c.Agents.UpdateWait)
 }
 
 // Delete deletes an agent.
 func (s *AgentsService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Agents.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Agents.Delete)
 }
 
 // Duplicate copies an agent: a new id, the same provider and settings,
 // a name of its own.
 func (s *AgentsService) Duplicate(ctx context.Context, ref string, opts ...CallOption) (*Agent, *Response, error) {
-	_, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, meta, err := s.c.c.Agents.Duplicate(ctx, ref, mo)
-	return result[Agent](a, meta, err)
+	return actNow[Agent](ctx, s.c, ref, opts, s.c.c.Agents.Duplicate)
 }
 
 // RuntimeStatus reads where an agent's chat runtime is.
 func (s *AgentsService) RuntimeStatus(ctx context.Context, ref string) (*AgentRuntimeStatus, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	st, meta, err := s.c.c.Agents.RuntimeStatus(ctx, ref)
-	return result[AgentRuntimeStatus](st, meta, err)
+	return getOne[AgentRuntimeStatus](ctx, s.c, ref, s.c.c.Agents.RuntimeStatus)
 }

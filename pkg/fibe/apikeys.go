@@ -50,28 +50,13 @@ func (s *APIKeysService) List(ctx context.Context, o *APIKeyListOptions) ([]*API
 
 // All iterates lazily over every key o selects.
 func (s *APIKeysService) All(ctx context.Context, o *APIKeyListOptions) iter.Seq2[*APIKey, error] {
-	var ko APIKeyListOptions
-	if o != nil {
-		ko = *o
-	}
-	return all(ctx, ko.ListOptions, func(ctx context.Context, page ListOptions) ([]*APIKey, *Response, error) {
-		return s.List(ctx, &APIKeyListOptions{ListOptions: page, Label: ko.Label})
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Create creates a key holding p.Scopes (at least one) and returns it
 // with its Token, the only time the token is shown.
 func (s *APIKeysService) Create(ctx context.Context, p *APIKeyCreateParams, opts ...CallOption) (*APIKey, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	k, meta, err := s.c.c.APIKeys.Create(ctx, body, mo, o.wait())
-	return result[APIKey](k, meta, err)
+	return createOne[APIKey](ctx, s.c, p, opts, s.c.c.APIKeys.Create)
 }
 
 // Delete deletes the key id: its token is refused (401) from its next
@@ -83,14 +68,5 @@ func (s *APIKeysService) Delete(ctx context.Context, id int64, opts ...CallOptio
 		}
 		return nil, invalidArgument("id", "must be a positive key id")
 	}
-	ref := strconv.FormatInt(id, 10)
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.APIKeys.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, strconv.FormatInt(id, 10), opts, s.c.c.APIKeys.Delete)
 }

@@ -139,3 +139,100 @@ func paramsBody[P any, PP interface {
 	}
 	return body, nil
 }
+
+// The plain calls of a service, said once: each checks the context and its
+// input the way every call does (read, mutation, onRef, paramsBody), makes
+// one call of the engine's service and converts what came back. A service
+// whose call does more writes it out.
+
+// getOne is a read of the item ref.
+func getOne[T, S any](ctx context.Context, c *Client, ref string,
+	get func(context.Context, string) (*S, *client.Response, error)) (*T, *Response, error) {
+	if err := c.read(ctx, ref); err != nil {
+		return nil, nil, err
+	}
+	item, meta, err := get(ctx, ref)
+	return result[T](item, meta, err)
+}
+
+// fetchOne is a read of something that has no ref (the account's status,
+// the key's user).
+func fetchOne[T, S any](ctx context.Context, c *Client,
+	get func(context.Context) (*S, *client.Response, error)) (*T, *Response, error) {
+	if err := c.begin(ctx); err != nil {
+		return nil, nil, err
+	}
+	item, meta, err := get(ctx)
+	return result[T](item, meta, err)
+}
+
+// createOne creates an item of params p; a 202 is waited on unless NoWait.
+func createOne[T, S, P any, PP interface {
+	*P
+	body() (map[string]any, error)
+}](ctx context.Context, c *Client, p PP, opts []CallOption,
+	create func(context.Context, map[string]any, client.MutationOptions, client.WaitOptions) (*S, *client.Response, error)) (*T, *Response, error) {
+	o, mo, err := c.mutation(ctx, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := paramsBody(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	item, meta, err := create(ctx, body, mo, o.wait())
+	return result[T](item, meta, err)
+}
+
+// updateOne changes the item ref by params p; a 202 is waited on unless
+// NoWait.
+func updateOne[T, S, P any, PP interface {
+	*P
+	body() (map[string]any, error)
+}](ctx context.Context, c *Client, ref string, p PP, opts []CallOption,
+	update func(context.Context, string, map[string]any, client.MutationOptions, client.WaitOptions) (*S, *client.Response, error)) (*T, *Response, error) {
+	o, mo, err := c.onRef(ctx, ref, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := paramsBody(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	item, meta, err := update(ctx, ref, body, mo, o.wait())
+	return result[T](item, meta, err)
+}
+
+// deleteOne deletes the item ref; a 202 is waited on unless NoWait.
+func deleteOne(ctx context.Context, c *Client, ref string, opts []CallOption,
+	del func(context.Context, string, client.MutationOptions, client.WaitOptions) (*client.Response, error)) (*Response, error) {
+	o, mo, err := c.onRef(ctx, ref, opts)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := del(ctx, ref, mo, o.wait())
+	if err != nil {
+		return responseOf(meta), fromClient(err)
+	}
+	return newResponse(meta), nil
+}
+
+// actOn is a mutation of the item ref that takes no body and answers with
+// a T; a 202 is waited on unless NoWait.
+func actOn[T, S any](ctx context.Context, c *Client, ref string, opts []CallOption,
+	act func(context.Context, string, client.MutationOptions, client.WaitOptions) (*S, *client.Response, error)) (*T, *Response, error) {
+	o, mo, err := c.onRef(ctx, ref, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	item, meta, err := act(ctx, ref, mo, o.wait())
+	return result[T](item, meta, err)
+}
+
+// actNow is actOn for a route the platform answers at once (never 202).
+func actNow[T, S any](ctx context.Context, c *Client, ref string, opts []CallOption,
+	act func(context.Context, string, client.MutationOptions) (*S, *client.Response, error)) (*T, *Response, error) {
+	return actOn[T](ctx, c, ref, opts, func(ctx context.Context, ref string, mo client.MutationOptions, _ client.WaitOptions) (*S, *client.Response, error) {
+		return act(ctx, ref, mo)
+	})
+}

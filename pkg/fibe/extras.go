@@ -57,20 +57,12 @@ type AutoconnectToken struct {
 // Compose returns the compose file the platform rendered for a
 // playground (empty ComposeYAML until it has).
 func (s *PlaygroundsService) Compose(ctx context.Context, ref string) (*PlaygroundCompose, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	cmp, meta, err := s.c.c.Playgrounds.Compose(ctx, ref)
-	return result[PlaygroundCompose](cmp, meta, err)
+	return getOne[PlaygroundCompose](ctx, s.c, ref, s.c.c.Playgrounds.Compose)
 }
 
 // EnvMetadata returns the environment a playground's services get.
 func (s *PlaygroundsService) EnvMetadata(ctx context.Context, ref string) (*EnvMetadata, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	env, meta, err := s.c.c.Playgrounds.EnvMetadata(ctx, ref)
-	return result[EnvMetadata](env, meta, err)
+	return getOne[EnvMetadata](ctx, s.c, ref, s.c.c.Playgrounds.EnvMetadata)
 }
 
 // Debug returns a playground's diagnostics, a free-form report (its

@@ -87,3 +87,28 @@ func all[T any](ctx context.Context, o ListOptions, page func(context.Context, L
 		}
 	}
 }
+
+// listOptions is the common part of a service's list options; every
+// options type embeds ListOptions, so it has this method.
+func (o *ListOptions) listOptions() *ListOptions { return o }
+
+// listing is a pointer to a service's list options.
+type listing[O any] interface {
+	*O
+	listOptions() *ListOptions
+}
+
+// allOf is a service's All: o (nil: the zero options) is copied, never
+// changed, and each page is a List of the copy with the page's
+// ListOptions.
+func allOf[T, O any, PO listing[O]](ctx context.Context, o PO, list func(context.Context, PO) ([]*T, *Response, error)) iter.Seq2[*T, error] {
+	var opts O
+	if o != nil {
+		opts = *o
+	}
+	return all(ctx, *PO(&opts).listOptions(), func(ctx context.Context, lo ListOptions) ([]*T, *Response, error) {
+		page := opts
+		*PO(&page).listOptions() = lo
+		return list(ctx, &page)
+	})
+}

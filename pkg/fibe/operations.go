@@ -57,9 +57,5 @@ type MeService struct{ c *Client }
 // Get returns the user the API key belongs to: the cheapest authenticated
 // call.
 func (s *MeService) Get(ctx context.Context) (*User, *Response, error) {
-	if err := s.c.begin(ctx); err != nil {
-		return nil, nil, err
-	}
-	u, meta, err := s.c.c.Me(ctx)
-	return result[User](u, meta, err)
+	return fetchOne[User](ctx, s.c, s.c.c.Me)
 }

@@ -38,68 +38,30 @@ func (s *PlaygroundsService) List(ctx context.Context, o *PlaygroundListOptions)
 // the loop fetches nothing more. A failure is yielded once, as (nil, err),
 // and ends it. o is copied, never changed.
 func (s *PlaygroundsService) All(ctx context.Context, o *PlaygroundListOptions) iter.Seq2[*Playground, error] {
-	var opts PlaygroundListOptions
-	if o != nil {
-		opts = *o
-	}
-	return all(ctx, opts.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Playground, *Response, error) {
-		page := opts
-		page.ListOptions = lo
-		return s.List(ctx, &page)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one playground.
 func (s *PlaygroundsService) Get(ctx context.Context, ref string) (*Playground, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	p, meta, err := s.c.c.Playgrounds.Get(ctx, ref)
-	return result[Playground](p, meta, err)
+	return getOne[Playground](ctx, s.c, ref, s.c.c.Playgrounds.Get)
 }
 
 // Create creates a playground and returns it as the API answered (its
 // status is creating: Wait waits until it runs). A 202 is waited on
 // unless NoWait.
 func (s *PlaygroundsService) Create(ctx context.Context, p *PlaygroundCreateParams, opts ...CallOption) (*Playground, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	pg, meta, err := s.c.c.Playgrounds.Create(ctx, body, mo, o.wait())
-	return result[Playground](pg, meta, err)
+	return createOne[Playground](ctx, s.c, p, opts, s.c.c.Playgrounds.Create)
 }
 
 // Update changes a playground; a 202 is waited on unless NoWait.
 func (s *PlaygroundsService) Update(ctx context.Context, ref string, p *PlaygroundUpdateParams, opts ...CallOption) (*Playground, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	pg, meta, err := s.c.c.Playgrounds.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[Playground](pg, meta, err)
+	return updateOne[Playground](ctx, s.c, ref, p, opts, s.c.c.Playgrounds.UpdateWait)
 }
 
 // Delete deletes a playground; a 202 (its services are still up) is
 // waited on unless NoWait.
 func (s *PlaygroundsService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Playgrounds.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Playgrounds.Delete)
 }
 
 // Rollout builds and deploys a playground and waits for the operation
@@ -142,22 +104,13 @@ func (s *PlaygroundsService) Action(ctx context.Context, ref, action string, opt
 
 // Status reads a playground's status.
 func (s *PlaygroundsService) Status(ctx context.Context, ref string) (*PlaygroundStatus, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	st, meta, err := s.c.c.Playgrounds.Status(ctx, ref)
-	return result[PlaygroundStatus](st, meta, err)
+	return getOne[PlaygroundStatus](ctx, s.c, ref, s.c.c.Playgrounds.Status)
 }
 
 // RefreshStatus asks the platform to look at a playground again and
 // returns the status it found (an operation, waited on unless NoWait).
 func (s *PlaygroundsService) RefreshStatus(ctx context.Context, ref string, opts ...CallOption) (*PlaygroundStatus, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, meta, err := s.c.c.Playgrounds.RefreshStatus(ctx, ref, mo, o.wait())
-	return result[PlaygroundStatus](st, meta, err)
+	return actOn[PlaygroundStatus](ctx, s.c, ref, opts, s.c.c.Playgrounds.RefreshStatus)
 }
 
 // Wait polls a playground's status every PollInterval until it is status

@@ -26,22 +26,12 @@ func (s *PlayspecsService) List(ctx context.Context, o *ListOptions) ([]*Playspe
 // All iterates lazily over every playspec o selects, as
 // PlaygroundsService.All does.
 func (s *PlayspecsService) All(ctx context.Context, o *ListOptions) iter.Seq2[*Playspec, error] {
-	var lo ListOptions
-	if o != nil {
-		lo = *o
-	}
-	return all(ctx, lo, func(ctx context.Context, page ListOptions) ([]*Playspec, *Response, error) {
-		return s.List(ctx, &page)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one playspec with its detail.
 func (s *PlayspecsService) Get(ctx context.Context, ref string) (*Playspec, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	p, meta, err := s.c.c.Playspecs.Get(ctx, ref)
-	return result[Playspec](p, meta, err)
+	return getOne[Playspec](ctx, s.c, ref, s.c.c.Playspecs.Get)
 }
 
 // Create creates a playspec. A BaseComposeYAML that is not YAML is
@@ -49,44 +39,18 @@ func (s *PlayspecsService) Get(ctx context.Context, ref string) (*Playspec, *Res
 // trigger, muti and schedule configs go in p.Extra under their API names
 // ("services", "trigger_config", ...).
 func (s *PlayspecsService) Create(ctx context.Context, p *PlayspecCreateParams, opts ...CallOption) (*Playspec, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	ps, meta, err := s.c.c.Playspecs.Create(ctx, body, mo, o.wait())
-	return result[Playspec](ps, meta, err)
+	return createOne[Playspec](ctx, s.c, p, opts, s.c.c.Playspecs.Create)
 }
 
 // Update changes a playspec; only the fields given are sent.
 func (s *PlayspecsService) Update(ctx context.Context, ref string, p *PlayspecUpdateParams, opts ...CallOption) (*Playspec, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	ps, meta, err := s.c.c.Playspecs.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[Playspec](ps, meta, err)
+	return updateOne[Playspec](ctx, s.c, ref, p, opts, s.c.c.Playspecs.UpdateWait)
 }
 
 // Delete deletes a playspec. One that playgrounds still use is refused
 // (CONFLICT).
 func (s *PlayspecsService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Playspecs.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Playspecs.Delete)
 }
 
 // Services returns the services of a playspec, read from its compose and

@@ -49,65 +49,27 @@ func (s *PropsService) List(ctx context.Context, o *PropListOptions) ([]*Prop, *
 // All iterates lazily over every prop o selects, as
 // PlaygroundsService.All does.
 func (s *PropsService) All(ctx context.Context, o *PropListOptions) iter.Seq2[*Prop, error] {
-	var opts PropListOptions
-	if o != nil {
-		opts = *o
-	}
-	return all(ctx, opts.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Prop, *Response, error) {
-		page := opts
-		page.ListOptions = lo
-		return s.List(ctx, &page)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one prop, with its detail fields.
 func (s *PropsService) Get(ctx context.Context, ref string) (*Prop, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	p, meta, err := s.c.c.Props.Get(ctx, ref)
-	return result[Prop](p, meta, err)
+	return getOne[Prop](ctx, s.c, ref, s.c.c.Props.Get)
 }
 
 // Create links a repository Fibe can push to.
 func (s *PropsService) Create(ctx context.Context, p *PropCreateParams, opts ...CallOption) (*Prop, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	prop, meta, err := s.c.c.Props.Create(ctx, body, mo, o.wait())
-	return result[Prop](prop, meta, err)
+	return createOne[Prop](ctx, s.c, p, opts, s.c.c.Props.Create)
 }
 
 // Update changes a prop.
 func (s *PropsService) Update(ctx context.Context, ref string, p *PropUpdateParams, opts ...CallOption) (*Prop, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	prop, meta, err := s.c.c.Props.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[Prop](prop, meta, err)
+	return updateOne[Prop](ctx, s.c, ref, p, opts, s.c.c.Props.UpdateWait)
 }
 
 // Delete unlinks a prop (the repository stays where it is).
 func (s *PropsService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Props.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Props.Delete)
 }
 
 // Attach links a repository of the connected GitHub account by its full
@@ -141,12 +103,7 @@ func (s *PropsService) Mirror(ctx context.Context, sourceURL, name string, opts 
 // Sync asks the platform to fetch the repository again; it answers at once
 // with a message.
 func (s *PropsService) Sync(ctx context.Context, ref string, opts ...CallOption) (*SyncResult, *Response, error) {
-	_, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, meta, err := s.c.c.Props.Sync(ctx, ref, mo)
-	return result[SyncResult](r, meta, err)
+	return actNow[SyncResult](ctx, s.c, ref, opts, s.c.c.Props.Sync)
 }
 
 // Branches lists the branches of a prop's repository whose name contains
@@ -194,9 +151,9 @@ func (p *RepoParams) engine() (client.NewRepo, error) {
 	return client.NewRepo{Name: p.Name, Private: p.Private, AutoInit: p.AutoInit, Description: p.Description}, nil
 }
 
-// CreateGitHub creates a repository under the connected GitHub account (no
-// prop: PropsService.Attach links it).
-func (s *ReposService) CreateGitHub(ctx context.Context, p *RepoParams, opts ...CallOption) (*GitRepo, *Response, error) {
+// create checks p and sends it by send.
+func (s *ReposService) create(ctx context.Context, p *RepoParams, opts []CallOption,
+	send func(context.Context, client.NewRepo, client.MutationOptions) (*client.GitRepo, *client.Response, error)) (*GitRepo, *Response, error) {
 	_, mo, err := s.c.mutation(ctx, opts)
 	if err != nil {
 		return nil, nil, err
@@ -205,23 +162,20 @@ func (s *ReposService) CreateGitHub(ctx context.Context, p *RepoParams, opts ...
 	if err != nil {
 		return nil, nil, err
 	}
-	repo, meta, err := s.c.c.Repos.CreateGitHub(ctx, r, mo)
+	repo, meta, err := send(ctx, r, mo)
 	return result[GitRepo](repo, meta, err)
+}
+
+// CreateGitHub creates a repository under the connected GitHub account (no
+// prop: PropsService.Attach links it).
+func (s *ReposService) CreateGitHub(ctx context.Context, p *RepoParams, opts ...CallOption) (*GitRepo, *Response, error) {
+	return s.create(ctx, p, opts, s.c.c.Repos.CreateGitHub)
 }
 
 // CreateGitea creates a repository on Fibe's Gitea and links it as a new
 // prop (GitRepo.Prop).
 func (s *ReposService) CreateGitea(ctx context.Context, p *RepoParams, opts ...CallOption) (*GitRepo, *Response, error) {
-	_, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := p.engine()
-	if err != nil {
-		return nil, nil, err
-	}
-	repo, meta, err := s.c.c.Repos.CreateGitea(ctx, r, mo)
-	return result[GitRepo](repo, meta, err)
+	return s.create(ctx, p, opts, s.c.c.Repos.CreateGitea)
 }
 
 // Status says, for each GitHub URL, whether Fibe can push to it and, when

@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"time"
+
+	"github.com/fibegg/fibe/internal/client"
 )
 
 // Secret is a value kept for the player, named by its key. Value is set
@@ -46,73 +48,36 @@ func (s *SecretsService) List(ctx context.Context, o *SecretListOptions) ([]*Sec
 // All iterates lazily over every secret o selects, as
 // PlaygroundsService.All does.
 func (s *SecretsService) All(ctx context.Context, o *SecretListOptions) iter.Seq2[*Secret, error] {
-	var so SecretListOptions
-	if o != nil {
-		so = *o
-	}
-	return all(ctx, so.ListOptions, func(ctx context.Context, page ListOptions) ([]*Secret, *Response, error) {
-		return s.List(ctx, &SecretListOptions{ListOptions: page, Key: so.Key})
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one secret without its value.
 func (s *SecretsService) Get(ctx context.Context, ref string) (*Secret, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	sec, meta, err := s.c.c.Secrets.Get(ctx, ref)
-	if sec != nil {
-		sec.Value = nil
-	}
-	return result[Secret](sec, meta, err)
+	return getOne[Secret](ctx, s.c, ref, func(ctx context.Context, ref string) (*client.Secret, *client.Response, error) {
+		sec, meta, err := s.c.c.Secrets.Get(ctx, ref)
+		if sec != nil {
+			sec.Value = nil
+		}
+		return sec, meta, err
+	})
 }
 
 // Reveal returns one secret with its value.
 func (s *SecretsService) Reveal(ctx context.Context, ref string) (*Secret, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	sec, meta, err := s.c.c.Secrets.Reveal(ctx, ref)
-	return result[Secret](sec, meta, err)
+	return getOne[Secret](ctx, s.c, ref, s.c.c.Secrets.Reveal)
 }
 
 // Create creates a secret. Key and Value are required.
 func (s *SecretsService) Create(ctx context.Context, p *SecretCreateParams, opts ...CallOption) (*Secret, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	sec, meta, err := s.c.c.Secrets.Create(ctx, body, mo, o.wait())
-	return result[Secret](sec, meta, err)
+	return createOne[Secret](ctx, s.c, p, opts, s.c.c.Secrets.Create)
 }
 
 // Update changes a secret's value or description (its key never changes).
 func (s *SecretsService) Update(ctx context.Context, ref string, p *SecretUpdateParams, opts ...CallOption) (*Secret, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	sec, meta, err := s.c.c.Secrets.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[Secret](sec, meta, err)
+	return updateOne[Secret](ctx, s.c, ref, p, opts, s.c.c.Secrets.UpdateWait)
 }
 
 // Delete deletes a secret.
 func (s *SecretsService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Secrets.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Secrets.Delete)
 }

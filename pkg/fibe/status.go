@@ -50,9 +50,5 @@ type StatusService struct{ c *Client }
 
 // Get returns the account's status.
 func (s *StatusService) Get(ctx context.Context) (*AccountStatus, *Response, error) {
-	if err := s.c.begin(ctx); err != nil {
-		return nil, nil, err
-	}
-	st, meta, err := s.c.c.Status(ctx)
-	return result[AccountStatus](st, meta, err)
+	return fetchOne[AccountStatus](ctx, s.c, s.c.c.Status)
 }

@@ -50,65 +50,27 @@ func (s *TemplatesService) List(ctx context.Context, o *TemplateListOptions) ([]
 
 // All iterates lazily over every template o selects.
 func (s *TemplatesService) All(ctx context.Context, o *TemplateListOptions) iter.Seq2[*Template, error] {
-	var lo TemplateListOptions
-	if o != nil {
-		lo = *o
-	}
-	return all(ctx, lo.ListOptions, func(ctx context.Context, page ListOptions) ([]*Template, *Response, error) {
-		p := lo
-		p.ListOptions = page
-		return s.List(ctx, &p)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one template with its versions.
 func (s *TemplatesService) Get(ctx context.Context, ref string) (*Template, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	t, meta, err := s.c.c.Templates.Get(ctx, ref)
-	return result[Template](t, meta, err)
+	return getOne[Template](ctx, s.c, ref, s.c.c.Templates.Get)
 }
 
 // Create creates a template and its first version (p.TemplateBody).
 func (s *TemplatesService) Create(ctx context.Context, p *TemplateCreateParams, opts ...CallOption) (*Template, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, meta, err := s.c.c.Templates.Create(ctx, body, mo, o.wait())
-	return result[Template](t, meta, err)
+	return createOne[Template](ctx, s.c, p, opts, s.c.c.Templates.Create)
 }
 
 // Update changes a template's name, description or category.
 func (s *TemplatesService) Update(ctx context.Context, ref string, p *TemplateUpdateParams, opts ...CallOption) (*Template, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, meta, err := s.c.c.Templates.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[Template](t, meta, err)
+	return updateOne[Template](ctx, s.c, ref, p, opts, s.c.c.Templates.UpdateWait)
 }
 
 // Delete deletes a template and its versions.
 func (s *TemplatesService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Templates.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Templates.Delete)
 }
 
 // Versions returns one page of a template's versions, newest first (only
@@ -195,12 +157,7 @@ func (s *TemplatesService) Upgrade(ctx context.Context, ref string, vid int64, o
 // Fork copies another player's public template into a template of one's
 // own; forking one's own is FORK_FAILED.
 func (s *TemplatesService) Fork(ctx context.Context, ref string, opts ...CallOption) (*Template, *Response, error) {
-	_, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, meta, err := s.c.c.Templates.Fork(ctx, ref, mo)
-	return result[Template](t, meta, err)
+	return actNow[Template](ctx, s.c, ref, opts, s.c.c.Templates.Fork)
 }
 
 // TemplateImageParams are a template's image.
@@ -262,23 +219,13 @@ func (s *TemplatesService) SetSource(ctx context.Context, ref string, p *Templat
 
 // ClearSource unlinks a template from its source.
 func (s *TemplatesService) ClearSource(ctx context.Context, ref string, opts ...CallOption) (*Template, *Response, error) {
-	_, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, meta, err := s.c.c.Templates.ClearSource(ctx, ref, mo)
-	return result[Template](t, meta, err)
+	return actNow[Template](ctx, s.c, ref, opts, s.c.c.Templates.ClearSource)
 }
 
 // RefreshSource reads a template's source again (an operation, waited on
 // unless NoWait).
 func (s *TemplatesService) RefreshSource(ctx context.Context, ref string, opts ...CallOption) (*TemplateSourceRefresh, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, meta, err := s.c.c.Templates.RefreshSource(ctx, ref, mo, o.wait())
-	return result[TemplateSourceRefresh](r, meta, err)
+	return actOn[TemplateSourceRefresh](ctx, s.c, ref, opts, s.c.c.Templates.RefreshSource)
 }
 
 // Categories returns one page of the categories templates are filed under

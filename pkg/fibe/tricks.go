@@ -64,15 +64,7 @@ func (s *TricksService) List(ctx context.Context, o *TrickListOptions) ([]*Playg
 
 // All iterates lazily over every trick o selects, as PlaygroundsService.All.
 func (s *TricksService) All(ctx context.Context, o *TrickListOptions) iter.Seq2[*Playground, error] {
-	var opts TrickListOptions
-	if o != nil {
-		opts = *o
-	}
-	return all(ctx, opts.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Playground, *Response, error) {
-		page := opts
-		page.ListOptions = lo
-		return s.List(ctx, &page)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // TrickTriggerParams start a run. Playspec is required; without a Name the
@@ -131,21 +123,12 @@ func (s *TricksService) Trigger(ctx context.Context, p *TrickTriggerParams, opts
 // Rerun starts a new run with the playspec and marquee of the trick ref,
 // under a fresh name.
 func (s *TricksService) Rerun(ctx context.Context, ref string, opts ...CallOption) (*Playground, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	pg, meta, err := s.c.c.Tricks.Rerun(ctx, ref, mo, o.wait())
-	return result[Playground](pg, meta, err)
+	return actOn[Playground](ctx, s.c, ref, opts, s.c.c.Tricks.Rerun)
 }
 
 // Status reads a trick's status, result_status and job_result.
 func (s *TricksService) Status(ctx context.Context, ref string) (*PlaygroundStatus, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	st, meta, err := s.c.c.Tricks.Status(ctx, ref)
-	return result[PlaygroundStatus](st, meta, err)
+	return getOne[PlaygroundStatus](ctx, s.c, ref, s.c.c.Tricks.Status)
 }
 
 // Wait polls the trick until its job has run (completed), for at most

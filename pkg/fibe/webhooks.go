@@ -90,53 +90,24 @@ func (s *WebhooksService) List(ctx context.Context, o *WebhookListOptions) ([]*W
 
 // All iterates lazily over every endpoint o selects.
 func (s *WebhooksService) All(ctx context.Context, o *WebhookListOptions) iter.Seq2[*WebhookEndpoint, error] {
-	var lo WebhookListOptions
-	if o != nil {
-		lo = *o
-	}
-	return all(ctx, lo.ListOptions, func(ctx context.Context, page ListOptions) ([]*WebhookEndpoint, *Response, error) {
-		lo.ListOptions = page
-		return s.List(ctx, &lo)
-	})
+	return allOf(ctx, o, s.List)
 }
 
 // Get returns one endpoint (without its secret).
 func (s *WebhooksService) Get(ctx context.Context, ref string) (*WebhookEndpoint, *Response, error) {
-	if err := s.c.read(ctx, ref); err != nil {
-		return nil, nil, err
-	}
-	e, meta, err := s.c.c.Webhooks.Get(ctx, ref)
-	return result[WebhookEndpoint](e, meta, err)
+	return getOne[WebhookEndpoint](ctx, s.c, ref, s.c.c.Webhooks.Get)
 }
 
 // Create creates an endpoint; the answer holds its secret (made by the
 // server when p.Secret is empty), shown this once.
 func (s *WebhooksService) Create(ctx context.Context, p *WebhookCreateParams, opts ...CallOption) (*WebhookEndpoint, *Response, error) {
-	o, mo, err := s.c.mutation(ctx, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	e, meta, err := s.c.c.Webhooks.Create(ctx, body, mo, o.wait())
-	return result[WebhookEndpoint](e, meta, err)
+	return createOne[WebhookEndpoint](ctx, s.c, p, opts, s.c.c.Webhooks.Create)
 }
 
 // Update changes an endpoint; Event replaces the list. To disable it,
 // use SetEnabled (a false Enabled is not sent).
 func (s *WebhooksService) Update(ctx context.Context, ref string, p *WebhookUpdateParams, opts ...CallOption) (*WebhookEndpoint, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	body, err := paramsBody(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	e, meta, err := s.c.c.Webhooks.UpdateWait(ctx, ref, body, mo, o.wait())
-	return result[WebhookEndpoint](e, meta, err)
+	return updateOne[WebhookEndpoint](ctx, s.c, ref, p, opts, s.c.c.Webhooks.UpdateWait)
 }
 
 // SetEnabled enables or disables an endpoint: a disabled one gets no
@@ -147,26 +118,13 @@ func (s *WebhooksService) SetEnabled(ctx context.Context, ref string, enabled bo
 
 // Delete deletes an endpoint and its delivery history.
 func (s *WebhooksService) Delete(ctx context.Context, ref string, opts ...CallOption) (*Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := s.c.c.Webhooks.Delete(ctx, ref, mo, o.wait())
-	if err != nil {
-		return responseOf(meta), fromClient(err)
-	}
-	return newResponse(meta), nil
+	return deleteOne(ctx, s.c, ref, opts, s.c.c.Webhooks.Delete)
 }
 
 // Test queues a webhook.test delivery to the endpoint and returns it,
 // pending: it is posted after the answer.
 func (s *WebhooksService) Test(ctx context.Context, ref string, opts ...CallOption) (*WebhookDelivery, *Response, error) {
-	o, mo, err := s.c.onRef(ctx, ref, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	d, meta, err := s.c.c.Webhooks.Test(ctx, ref, mo, o.wait())
-	return result[WebhookDelivery](d, meta, err)
+	return actOn[WebhookDelivery](ctx, s.c, ref, opts, s.c.c.Webhooks.Test)
 }
 
 // Deliveries returns one page of the endpoint's deliveries, newest first;
@@ -214,12 +172,5 @@ func (s *AuditLogsService) List(ctx context.Context, o *AuditLogListOptions) ([]
 
 // All iterates lazily over every entry o selects.
 func (s *AuditLogsService) All(ctx context.Context, o *AuditLogListOptions) iter.Seq2[*AuditLog, error] {
-	var lo AuditLogListOptions
-	if o != nil {
-		lo = *o
-	}
-	return all(ctx, lo.ListOptions, func(ctx context.Context, page ListOptions) ([]*AuditLog, *Response, error) {
-		lo.ListOptions = page
-		return s.List(ctx, &lo)
-	})
+	return allOf(ctx, o, s.List)
 }
