@@ -182,9 +182,15 @@ var topLevels = []topLevel{
 	{groupMore, []string{"version"}, version.NewCmdVersion, false},
 }
 
-// addCommands adds the top-level command named word to root, or every
-// one when word is "".
+// rootAlone is the word of a line the root answers by itself (--version).
+const rootAlone = "\x00root"
+
+// addCommands adds the top-level command named word to root, every one
+// when word is "", and none for rootAlone.
 func addCommands(root *cobra.Command, f *cmdutil.Factory, word string) {
+	if word == rootAlone {
+		return
+	}
 	for _, tl := range topLevels {
 		if word != "" && !slices.Contains(tl.names, word) {
 			continue
@@ -195,13 +201,16 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory, word string) {
 	}
 }
 
-// commandWord returns the top-level command args run, or "" when it
-// cannot be told for sure without the whole tree: no command (help,
-// --version), an unknown word or flag, a command that reads the tree, or
+// commandWord returns the top-level command args run, rootAlone for a
+// plain --version, or "" when it cannot be told for sure without the
+// whole tree: no command (help), an unknown word or flag, a command that reads the tree, or
 // the completion of the command word itself. Flags before the command are
 // skipped as cobra skips them, by what root's persistent flags say takes a
 // value.
 func commandWord(flags *pflag.FlagSet, args []string) string {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
+		return rootAlone // cobra prints the version before it looks for a command
+	}
 	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		// Shell completion: the line being completed follows. Its last
 		// word is the one being typed, so a command word there is not
