@@ -56,10 +56,20 @@ func lineup(ctx context.Context, cs []contender, environ []string, n int) ([][]l
 
 // pairedRatio is the median, over the rounds, of a's figure over b's.
 func pairedRatio(a, b []lineupRun, fig func(lineupRun) time.Duration) float64 {
+	da, db := make([]time.Duration, len(a)), make([]time.Duration, len(b))
+	for i := range a {
+		da[i], db[i] = fig(a[i]), fig(b[i])
+	}
+	return medianRatio(da, db)
+}
+
+// medianRatio is the median of a[i] / b[i] over the rounds (0 when no b
+// is positive).
+func medianRatio(a, b []time.Duration) float64 {
 	ratios := make([]float64, 0, len(a))
 	for i := range a {
-		if d := fig(b[i]); d > 0 {
-			ratios = append(ratios, float64(fig(a[i]))/float64(d))
+		if b[i] > 0 {
+			ratios = append(ratios, float64(a[i])/float64(b[i]))
 		}
 	}
 	if len(ratios) == 0 {
@@ -233,12 +243,7 @@ func mcpSection(ctx context.Context, env *runEnv, r *report, bin string, environ
 	for i, label := range labels {
 		cell := "-"
 		if i > 0 {
-			ratios := make([]float64, len(times[0]))
-			for k := range times[0] {
-				ratios[k] = float64(times[0][k]) / float64(times[i][k])
-			}
-			slices.Sort(ratios)
-			ratio = ratios[len(ratios)/2]
+			ratio = medianRatio(times[0], times[i])
 			cell = fmt.Sprintf("%.2f×", ratio)
 		}
 		sec.Table.add(label, fmt.Sprint(len(times[i])), fmtDur(quantile(times[i], 0)), fmtDur(quantile(times[i], 0.5)), fmtDur(quantile(times[i], 0.9)), cell)
